@@ -1,0 +1,27 @@
+import "server-only";
+import { env, watchedModelSeed } from "../env";
+import { seedWatchedModels } from "../watched-models";
+import { openDatabase, type Db, type OpenedDb } from "./engines";
+
+// One database per process (kept on globalThis so dev hot reloads reuse it).
+const holder = globalThis as unknown as { __routeboardDb?: Promise<OpenedDb> };
+
+export function getOpenedDb(): Promise<OpenedDb> {
+  holder.__routeboardDb ??= openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    embeddedDir: env.EMBEDDED_DB_DIR,
+  })
+    .then(async (opened) => {
+      await seedWatchedModels(opened.db, watchedModelSeed());
+      return opened;
+    })
+    .catch((err) => {
+    holder.__routeboardDb = undefined;
+    throw err;
+  });
+  return holder.__routeboardDb;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getOpenedDb()).db;
+}

@@ -1,0 +1,71 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "./generated/client";
+import { migrate, readMigrations, type SqlConnection } from "./migrate";
+
+// Opens the database Routeboard runs on: a PostgreSQL server when a URL is given, otherwise an
+// embedded PostgreSQL (PGlite) in a folder, or in memory for "memory://". Migrations are applied
+// before the client is handed out, on either engine.
+
+export type Db = PrismaClient;
+
+export interface OpenedDb {
+  db: Db;
+  engine: "postgres" | "embedded";
+  close(): Promise<void>;
+}
+
+export interface DbTarget {
+  databaseUrl?: string;
+  embeddedDir: string;
+}
+
+export async function openDatabase(target: DbTarget): Promise<OpenedDb> {
+  const migrations = await readMigrations();
+  if (target.databaseUrl) {
+    const client = new pg.Client({ connectionString: target.databaseUrl });
+    await client.connect();
+    try {
+      await migrate(pgConnection(client), migrations);
+    } finally {
+      await client.end();
+    }
+    const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: target.databaseUrl }) });
+    return { db, engine: "postgres", close: () => db.$disconnect() };
+  }
+  const inMemory = target.embeddedDir === "memory://";
+  if (!inMemory) await mkdir(path.resolve(target.embeddedDir), { recursive: true });
+  const pglite = await PGlite.create(inMemory ? undefined : path.resolve(target.embeddedDir));
+  await migrate(pgliteConnection(pglite), migrations);
+  const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return {
+    db,
+    engine: "embedded",
+    close: async () => {
+      await db.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+
+function pgConnection(client: pg.Client): SqlConnection {
+  return {
+    exec: async (sql) => {
+      await client.query(sql);
+    },
+    query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
+  };
+}
+
+function pgliteConnection(pglite: PGlite): SqlConnection {
+  return {
+    exec: async (sql) => {
+      await pglite.exec(sql);
+    },
+    query: async <T>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows,
+  };
+}

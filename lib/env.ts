@@ -1,0 +1,37 @@
+import "server-only";
+import { z } from "zod";
+
+// The one place that reads process.env. Everything else imports `env`.
+const schema = z.object({
+  DATABASE_URL: z.string().url().optional(),
+  EMBEDDED_DB_DIR: z.string().min(1).default("./data/pglite"),
+  OPENROUTER_BASE_URL: z.string().url().default("https://openrouter.ai/api/v1"),
+  OPENROUTER_API_KEY: z.string().min(1).optional(),
+  WATCHED_MODELS: z.string().default("moonshotai/kimi-k2.5"),
+  POLL_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
+  POLL_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(4),
+  CRON_SECRET: z.string().min(1).optional(),
+  RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+});
+
+export type Env = z.infer<typeof schema>;
+
+function load(): Env {
+  const raw = Object.fromEntries(
+    Object.entries(process.env).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+export const env: Env = load();
+
+export function watchedModelSeed(): string[] {
+  return env.WATCHED_MODELS.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

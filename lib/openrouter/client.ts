@@ -1,0 +1,188 @@
+import type { z } from "zod";
+import { OpenRouterError } from "./errors";
+import {
+  creditsResponseSchema,
+  endpointsResponseSchema,
+  keyResponseSchema,
+  modelsResponseSchema,
+  type CreditsResponse,
+  type EndpointsResponse,
+  type KeyResponse,
+  type ModelsResponse,
+} from "./schemas";
+
+// The OpenRouter HTTP client: every response validated with zod, a timeout per attempt, and
+// retries with jittered exponential backoff on network errors, timeouts, 429 (honouring
+// Retry-After) and 5xx. Other 4xx and malformed bodies fail at once with a typed error.
+
+export interface OpenRouterClientOptions {
+  baseUrl: string;
+  apiKey?: string;
+  timeoutMs?: number;
+  maxAttempts?: number;
+  baseDelayMs?: number;
+  /** A Retry-After longer than this is not waited for: the call fails instead. */
+  maxRetryAfterMs?: number;
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface Fetched<T> {
+  data: T;
+  /** The body exactly as received, for storing and hashing. */
+  raw: string;
+  attempts: number;
+  /** The local replica marks its answers; they are demo data, never OpenRouter's. */
+  demo: boolean;
+}
+
+export const REPLICA_HEADER = "x-routeboard-replica";
+
+export interface OpenRouterClient {
+  endpoints(modelId: string): Promise<Fetched<EndpointsResponse>>;
+  models(): Promise<Fetched<ModelsResponse>>;
+  key(): Promise<Fetched<KeyResponse>>;
+  credits(): Promise<Fetched<CreditsResponse>>;
+  readonly hasKey: boolean;
+}
+
+const MODEL_ID = /^[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._:-]*$/i;
+
+/** Strips routing suffixes (":nitro", ":floor", ":exacto") and checks the "author/slug" form. */
+export function normaliseModelId(id: string): string {
+  const trimmed = id.trim().replace(/:(nitro|floor|exacto)$/i, "");
+  if (!MODEL_ID.test(trimmed) || trimmed.includes("..")) {
+    throw new Error(`"${id}" is not an OpenRouter model id of the form author/slug`);
+  }
+  return trimmed;
+}
+
+export function createOpenRouterClient(options: OpenRouterClientOptions): OpenRouterClient {
+  const {
+    apiKey,
+    timeoutMs = 15_000,
+    maxAttempts = 4,
+    baseDelayMs = 500,
+    maxRetryAfterMs = 60_000,
+    fetch: doFetch = fetch,
+    sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  } = options;
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+
+  type Attempt<T> =
+    | { ok: true; value: Fetched<T> }
+    | { ok: false; error: OpenRouterError; retryable: boolean; waitMs: number | null };
+
+  async function attemptOnce<S extends z.ZodType>(path: string, schema: S, attempt: number): Promise<Attempt<z.output<S>>> {
+    const url = `${baseUrl}${path}`;
+    let response: Response;
+    let raw: string;
+    try {
+      response = await doFetch(url, {
+        headers: {
+          accept: "application/json",
+          ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+        },
+        signal: AbortSignal.timeout(timeoutMs),
+        cache: "no-store",
+      });
+      raw = await response.text();
+    } catch (err) {
+      const error = isTimeout(err)
+        ? new OpenRouterError("timeout", `No answer from ${path} within ${timeoutMs} ms`, attempt)
+        : new OpenRouterError("network", `Could not reach ${url}: ${networkReason(err)}`, attempt);
+      return { ok: false, error, retryable: true, waitMs: null };
+    }
+    if (response.ok) {
+      return { ok: true, value: parse(schema, raw, attempt, response.headers.has(REPLICA_HEADER)) };
+    }
+    const message = `HTTP ${response.status} from ${path}: ${describeErrorBody(raw)}`;
+    const error = new OpenRouterError("http", message, attempt, response.status);
+    const retryable = response.status === 429 || response.status >= 500;
+    const waitMs = retryAfterMs(response.headers.get("retry-after"));
+    if (waitMs !== null && waitMs > maxRetryAfterMs) {
+      const tooLong = `${message} (Retry-After ${Math.round(waitMs / 1000)} s is longer than we wait)`;
+      return { ok: false, error: new OpenRouterError("http", tooLong, attempt, response.status), retryable: false, waitMs };
+    }
+    return { ok: false, error, retryable, waitMs };
+  }
+
+  async function get<S extends z.ZodType>(path: string, schema: S): Promise<Fetched<z.output<S>>> {
+    for (let attempt = 1; ; attempt++) {
+      const result = await attemptOnce(path, schema, attempt);
+      if (result.ok) return result.value;
+      const { error, retryable, waitMs } = result;
+      if (!retryable) throw error;
+      if (attempt >= maxAttempts) {
+        throw new OpenRouterError(
+          error.kind,
+          `${error.message} (gave up after ${attempt} attempts)`,
+          attempt,
+          error.status,
+        );
+      }
+      const backoff = baseDelayMs * 2 ** (attempt - 1);
+      await sleep(waitMs ?? backoff / 2 + Math.random() * (backoff / 2));
+    }
+  }
+
+  return {
+    hasKey: Boolean(apiKey),
+    endpoints: (modelId) => {
+      const [author, slug] = normaliseModelId(modelId).split("/");
+      return get(
+        `/models/${encodeURIComponent(author)}/${encodeURIComponent(slug)}/endpoints`,
+        endpointsResponseSchema,
+      );
+    },
+    models: () => get("/models", modelsResponseSchema),
+    key: () => get("/key", keyResponseSchema),
+    credits: () => get("/credits", creditsResponseSchema),
+  };
+}
+
+function parse<S extends z.ZodType>(schema: S, raw: string, attempts: number, demo: boolean): Fetched<z.output<S>> {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new OpenRouterError("invalid_json", `The response is not JSON: ${raw.slice(0, 80)}`, attempts);
+  }
+  const result = schema.safeParse(json);
+  if (!result.success) {
+    const first = result.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
+    throw new OpenRouterError("invalid_shape", `Unexpected response shape: ${first.join("; ")}`, attempts);
+  }
+  return { data: result.data, raw, attempts, demo };
+}
+
+/** Retry-After is either delta-seconds or an HTTP date. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | null {
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+function describeErrorBody(raw: string): string {
+  try {
+    const body = JSON.parse(raw) as { error?: { message?: unknown } };
+    if (typeof body.error?.message === "string") return body.error.message.slice(0, 200);
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return raw.slice(0, 200) || "(empty body)";
+}
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+}
+
+function networkReason(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+    return cause?.code ?? cause?.message ?? err.message;
+  }
+  return String(err);
+}

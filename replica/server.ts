@@ -1,0 +1,295 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import Decimal from "decimal.js";
+import { glm5 } from "./data/glm-5";
+import { kimiK25, type ModelSeed, type ProviderSeed } from "./data/kimi-k2.5";
+
+// A local stand-in for OpenRouter's API (GET /api/v1/...), answering in OpenRouter's exact shape
+// from recorded data, with uptimes that move from poll to poll. It can be told to fail through
+// its control routes under /__replica/. Every answer carries X-Routeboard-Replica so that the
+// dashboard labels what it stores from here as demo data.
+
+export type FaultKind = "429" | "500" | "503" | "hang" | "malformed" | "wrong_shape" | "empty" | "401";
+
+export interface Fault {
+  kind: FaultKind;
+  /** How many matching requests fail this way (default 1). */
+  times?: number;
+  /** Only requests whose path contains this fail (default: every API request). */
+  path?: string;
+  /** Seconds, for 429. */
+  retryAfter?: number;
+}
+
+/** Changes to the recorded data, for trying change detection and odd values. */
+export interface Patch {
+  model: string;
+  tag: string;
+  /** Fields of the endpoint object to set, in OpenRouter's names (e.g. {"quantization": "fp8"}). */
+  set?: Record<string, unknown>;
+  remove?: boolean;
+}
+
+interface State {
+  faults: Array<Required<Pick<Fault, "kind" | "times">> & Fault>;
+  patches: Patch[];
+  endpointCalls: Record<string, number>;
+  keyCalls: number;
+  requests: Array<{ method: string; path: string; authorized: boolean }>;
+}
+
+export const REPLICA_MODELS: ModelSeed[] = [kimiK25, glm5];
+
+export interface Replica {
+  url: string;
+  baseUrl: string;
+  close(): Promise<void>;
+  state: State;
+}
+
+function freshState(): State {
+  return { faults: [], patches: [], endpointCalls: {}, keyCalls: 0, requests: [] };
+}
+
+/** Deterministic wobble so uptimes move between polls; poll 0 shows the recorded figures. */
+function wobble(seedValue: number, index: number, poll: number, amplitude: number): number {
+  if (poll === 0) return seedValue;
+  const delta = amplitude * Math.sin(poll * 0.9 + index * 1.7);
+  return Math.round(Math.min(100, Math.max(0, seedValue + delta)) * 100) / 100;
+}
+
+function perToken(perM: string): string {
+  return new Decimal(perM).div(1_000_000).toFixed();
+}
+
+export function endpointJson(model: ModelSeed, p: ProviderSeed, index: number, poll: number, withStats: boolean) {
+  const healthy = p.status === 0;
+  const amp = healthy ? Math.min(1.2, (100 - p.uptime) * 0.6 + 0.2) : 6;
+  const percentiles = (v: number) => ({ p50: v, p75: Math.round(v * 1.3), p90: Math.round(v * 1.7), p99: Math.round(v * 2.6) });
+  return {
+    name: `${p.provider} | ${model.permaslug}`,
+    model_id: model.permaslug,
+    model_name: model.name,
+    context_length: p.contextLength,
+    pricing: {
+      prompt: perToken(p.inputPerM),
+      completion: perToken(p.outputPerM),
+      request: "0",
+      image: "0",
+      ...(p.cacheReadPerM ? { input_cache_read: perToken(p.cacheReadPerM) } : {}),
+      discount: 0,
+    },
+    provider_name: p.provider,
+    tag: p.tag,
+    quantization: p.quantization,
+    max_completion_tokens: p.maxCompletionTokens,
+    max_prompt_tokens: null,
+    supported_parameters: ["max_tokens", "temperature", "top_p", "stop", "seed", "tools", "tool_choice", "response_format"],
+    status: p.status,
+    uptime_last_30m: wobble(p.uptime, index, poll, amp),
+    uptime_last_5m: wobble(Math.min(100, p.uptime + 0.3), index + 3, poll, amp * 1.5),
+    uptime_last_1d: wobble(p.uptime, index + 7, poll, amp / 3),
+    supports_implicit_caching: Boolean(p.cacheReadPerM),
+    latency_last_30m: withStats ? percentiles(p.latencyMs) : null,
+    throughput_last_30m: withStats
+      ? { p50: p.throughput, p75: Math.round(p.throughput * 0.8), p90: Math.round(p.throughput * 0.6), p99: Math.round(p.throughput * 0.3) }
+      : null,
+  };
+}
+
+function modelEndpoints(model: ModelSeed, poll: number, withStats: boolean, patches: Patch[]) {
+  let endpoints: Array<Record<string, unknown>> = model.providers.map((p, i) => endpointJson(model, p, i, poll, withStats));
+  for (const patch of patches.filter((p) => p.model === model.id)) {
+    if (patch.remove) {
+      endpoints = endpoints.filter((e) => e.tag !== patch.tag);
+      continue;
+    }
+    const existing = endpoints.find((e) => e.tag === patch.tag);
+    if (existing) Object.assign(existing, patch.set);
+    else endpoints.push({ ...endpoints[0], tag: patch.tag, ...patch.set });
+  }
+  return {
+    data: {
+      id: model.id,
+      name: model.name,
+      created: model.created,
+      description: model.description,
+      architecture: {
+        tokenizer: "Other",
+        instruct_type: null,
+        modality: "text+image->text",
+        input_modalities: ["text", "image"],
+        output_modalities: ["text"],
+      },
+      endpoints,
+    },
+  };
+}
+
+function catalogue() {
+  return {
+    data: REPLICA_MODELS.map((m) => ({
+      id: m.id,
+      canonical_slug: m.permaslug,
+      name: m.name,
+      created: m.created,
+      description: m.description,
+      context_length: m.providers[0].contextLength,
+      pricing: { prompt: perToken(m.providers[0].inputPerM), completion: perToken(m.providers[0].outputPerM) },
+    })),
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  return text ? JSON.parse(text) : {};
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "content-type": "application/json", "x-routeboard-replica": "1", ...headers });
+  res.end(typeof body === "string" ? body : JSON.stringify(body));
+}
+
+function takeFault(state: State, path: string): Fault | undefined {
+  const index = state.faults.findIndex((f) => !f.path || path.includes(f.path));
+  if (index < 0) return undefined;
+  const fault = state.faults[index];
+  fault.times -= 1;
+  if (fault.times <= 0) state.faults.splice(index, 1);
+  return fault;
+}
+
+export async function startReplica(port = 0, host = "127.0.0.1"): Promise<Replica> {
+  const state = freshState();
+  const hanging = new Set<ServerResponse>();
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://replica");
+    const path = url.pathname;
+    try {
+      if (path.startsWith("/__replica/")) return await control(req, res, path);
+      if (!path.startsWith("/api/v1/")) return send(res, 404, { error: { code: 404, message: "Not Found" } });
+      const authorized = /^Bearer \S+/.test(req.headers.authorization ?? "");
+      state.requests.push({ method: req.method ?? "GET", path, authorized });
+
+      const fault = takeFault(state, path);
+      if (fault) {
+        switch (fault.kind) {
+          case "429":
+            return send(res, 429, { error: { code: 429, message: "Rate limit exceeded" } }, { "retry-after": String(fault.retryAfter ?? 1) });
+          case "500":
+          case "503":
+            return send(res, Number(fault.kind), { error: { code: Number(fault.kind), message: "Internal Server Error" } });
+          case "401":
+            return send(res, 401, { error: { code: 401, message: "No auth credentials found" } });
+          case "hang":
+            hanging.add(res);
+            res.on("close", () => hanging.delete(res));
+            return;
+          case "malformed":
+            return send(res, 200, '{"data": {"id": "moonshotai/kimi-k2.5", "endpoints": [');
+          case "wrong_shape":
+            return send(res, 200, { data: { id: "moonshotai/kimi-k2.5", name: "Kimi K2.5", endpoints: "unavailable" } });
+          case "empty":
+            if (path.endsWith("/endpoints")) {
+              const model = REPLICA_MODELS.find((m) => path.includes(m.id)) ?? kimiK25;
+              return send(res, 200, { data: { ...modelEndpoints(model, 0, false, []).data, endpoints: [] } });
+            }
+            return send(res, 200, { data: [] });
+        }
+      }
+
+      const endpoints = /^\/api\/v1\/models\/([^/]+)\/([^/]+)\/endpoints$/.exec(path);
+      if (endpoints) {
+        const id = `${decodeURIComponent(endpoints[1])}/${decodeURIComponent(endpoints[2])}`;
+        const model = REPLICA_MODELS.find((m) => m.id === id);
+        if (!model) return send(res, 404, { error: { code: 404, message: "No endpoints found for " + id } });
+        const poll = state.endpointCalls[model.id] ?? 0;
+        state.endpointCalls[model.id] = poll + 1;
+        return send(res, 200, modelEndpoints(model, poll, authorized, state.patches));
+      }
+      if (path === "/api/v1/models") return send(res, 200, catalogue());
+      if (path === "/api/v1/key") {
+        if (!authorized) return send(res, 401, { error: { code: 401, message: "No auth credentials found" } });
+        // Spend grows a little with every call, like a pipeline running in the background.
+        const usage = new Decimal("12.5").plus(new Decimal("0.75").times(state.keyCalls++)).toNumber();
+        return send(res, 200, {
+          data: {
+            label: "sk-or-v1-rep...ica",
+            limit: 100,
+            limit_remaining: Math.max(0, 100 - usage),
+            limit_reset: null,
+            usage,
+            usage_daily: usage,
+            usage_weekly: usage,
+            usage_monthly: usage,
+            is_free_tier: false,
+            is_management_key: false,
+            is_provisioning_key: false,
+            include_byok_in_limit: false,
+            byok_usage: 0,
+          },
+        });
+      }
+      if (path === "/api/v1/credits") {
+        if (!authorized) return send(res, 401, { error: { code: 401, message: "No auth credentials found" } });
+        return send(res, 403, { error: { code: 403, message: "Only management keys can perform this operation" } });
+      }
+      return send(res, 404, { error: { code: 404, message: "Not Found" } });
+    } catch (err) {
+      return send(res, 500, { error: { code: 500, message: (err as Error).message } });
+    }
+  });
+
+  async function control(req: IncomingMessage, res: ServerResponse, path: string) {
+    if (path === "/__replica/state") {
+      return send(res, 200, { faults: state.faults, patches: state.patches, endpointCalls: state.endpointCalls, keyCalls: state.keyCalls, requests: state.requests.length });
+    }
+    if (req.method !== "POST") return send(res, 405, { error: "POST only" });
+    const body = (await readBody(req)) as Record<string, unknown>;
+    if (path === "/__replica/reset") {
+      Object.assign(state, freshState());
+      return send(res, 200, { ok: true });
+    }
+    if (path === "/__replica/fault") {
+      const fault = body as unknown as Fault;
+      state.faults.push({ ...fault, times: fault.times ?? 1 });
+      return send(res, 200, { ok: true, faults: state.faults.length });
+    }
+    if (path === "/__replica/patch") {
+      state.patches.push(body as unknown as Patch);
+      return send(res, 200, { ok: true });
+    }
+    return send(res, 404, { error: "unknown control route" });
+  }
+
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const address = server.address() as AddressInfo;
+  const url = `http://${host}:${address.port}`;
+  return {
+    url,
+    baseUrl: `${url}/api/v1`,
+    state,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Test helpers that drive a running replica over HTTP (works across processes). */
+export async function injectFault(replicaUrl: string, fault: Fault): Promise<void> {
+  await fetch(`${replicaUrl}/__replica/fault`, { method: "POST", body: JSON.stringify(fault) });
+}
+
+export async function patchReplica(replicaUrl: string, patch: Patch): Promise<void> {
+  await fetch(`${replicaUrl}/__replica/patch`, { method: "POST", body: JSON.stringify(patch) });
+}
+
+export async function resetReplica(replicaUrl: string): Promise<void> {
+  await fetch(`${replicaUrl}/__replica/reset`, { method: "POST" });
+}
