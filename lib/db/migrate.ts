@@ -30,14 +30,14 @@ const PRISMA_MIGRATE_LOCK = 72707369;
 export const defaultMigrationsDir = path.join(process.cwd(), "prisma", "migrations");
 
 export async function readMigrations(dir = defaultMigrationsDir): Promise<Migration[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
+  const entries = await readdir(/*turbopackIgnore: true*/ dir, { withFileTypes: true });
   const names = entries
     .filter((e) => e.isDirectory())
     .map((e) => e.name)
     .sort();
   return Promise.all(
     names.map(async (name) => {
-      const sql = await readFile(path.join(dir, name, "migration.sql"), "utf8");
+      const sql = await readFile(/*turbopackIgnore: true*/ path.join(dir, name, "migration.sql"), "utf8");
       return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
     }),
   );

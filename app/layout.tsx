@@ -1,0 +1,23 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { SiteHeader } from "@/components/layout/site-header";
+import "./globals.css";
+import { Providers } from "./providers";
+
+export const metadata: Metadata = {
+  title: { default: "Routeboard", template: "%s · Routeboard" },
+  description: "Choose OpenRouter providers by quantization, price and uptime, and watch what they cost.",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="min-h-screen font-sans">
+        <Providers>
+          <SiteHeader />
+          <main className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6">{children}</main>
+        </Providers>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,64 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { DemoBanner } from "@/components/layout/demo-banner";
+import { PollNowButton } from "@/components/models/poll-now-button";
+import { PollStatus } from "@/components/models/poll-status";
+import { SnapshotTable } from "@/components/providers/snapshot-table";
+import { getDb } from "@/lib/db/client";
+import { formatUtc } from "@/lib/format";
+import { modelIdFromParams } from "@/lib/http";
+import { latestProviders } from "@/lib/queries/providers";
+
+export const dynamic = "force-dynamic";
+
+interface Props {
+  params: Promise<{ author: string; slug: string }>;
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: modelIdFromParams(await params) ?? "Model" };
+}
+
+export default async function ModelPage({ params }: Props) {
+  const modelId = modelIdFromParams(await params);
+  if (!modelId) notFound();
+  const snapshot = await latestProviders(await getDb(), modelId);
+  if (!snapshot) notFound();
+
+  return (
+    <div className="space-y-5">
+      {snapshot.demo && <DemoBanner />}
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-500">
+        <Link href="/" className="hover:text-slate-800">Models</Link> / <span className="font-mono">{modelId}</span>
+      </nav>
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight">{snapshot.model.name ?? modelId}</h1>
+          <p className="mt-1 text-sm text-slate-600">
+            {snapshot.polledAt ? `Snapshot of ${formatUtc(snapshot.polledAt)}` : "No snapshot yet"}
+            {" · "}
+            {snapshot.endpoints.length} provider endpoints
+          </p>
+        </div>
+        <PollNowButton />
+      </div>
+      {snapshot.lastFailure && (
+        <div role="alert" aria-label="Last poll failed" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm">
+          <PollStatus
+            lastPoll={{ ...snapshot.lastFailure, ok: false }}
+            lastSuccessAt={snapshot.polledAt}
+          />
+          {snapshot.polledAt && <p className="mt-1 text-slate-700">The table shows the last good data.</p>}
+        </div>
+      )}
+      {snapshot.endpoints.length > 0 ? (
+        <SnapshotTable endpoints={snapshot.endpoints} />
+      ) : (
+        <p className="rounded-md border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
+          No snapshot of this model yet. Press “Poll now” to fetch its providers.
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import Link from "next/link";
+
+export default function NotFound() {
+  return (
+    <div className="mx-auto max-w-lg py-16 text-center">
+      <h1 className="text-2xl font-semibold">Not found</h1>
+      <p className="mt-2 text-slate-600">
+        There is nothing at this address. The model may not be watched, or the link may be mistyped.
+      </p>
+      <Link href="/" className="mt-6 inline-block text-indigo-700 hover:underline">Back to the watched models</Link>
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+import { formatUtc } from "@/lib/format";
+
+interface Props {
+  lastPoll: { at: string; ok: boolean; errorKind: string | null; error: string | null; attempts: number } | null;
+  lastSuccessAt: string | null;
+}
+
+/** Says plainly how the last poll went, and how old the data shown is when it failed. */
+export function PollStatus({ lastPoll, lastSuccessAt }: Props) {
+  if (!lastPoll) return <span className="text-slate-500">Not polled yet</span>;
+  if (lastPoll.ok) {
+    return (
+      <span className="text-emerald-700">
+        <span aria-hidden>● </span>OK · {formatUtc(lastPoll.at)}
+      </span>
+    );
+  }
+  return (
+    <span className="text-red-700">
+      <span aria-hidden>● </span>Failed {formatUtc(lastPoll.at)}
+      {lastPoll.error ? `: ${lastPoll.error}` : ""}
+      <span className="block text-slate-600">
+        {lastSuccessAt ? `Stale since ${formatUtc(lastSuccessAt)} (last successful poll)` : "No successful poll yet"}
+      </span>
+    </span>
+  );
+}

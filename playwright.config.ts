@@ -1,0 +1,50 @@
+import { defineConfig, devices } from "@playwright/test";
+
+// Browser tests run Debian's Chromium (Playwright's own browser download is not reachable here)
+// against a production build served by tests/e2e/serve.ts: the replica plus `next start` on a
+// fresh embedded database.
+// Overridable so that several checkouts can run their browser tests at once.
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3107);
+export const E2E_REPLICA_PORT = Number(process.env.E2E_REPLICA_PORT ?? 4017);
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "test-results",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    ...devices["Desktop Chrome"],
+    launchOptions: {
+      executablePath: chromiumPath,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+      ],
+    },
+  },
+  webServer: {
+    command: `npx tsx --conditions=react-server tests/e2e/serve.ts`,
+    url: `http://127.0.0.1:${E2E_PORT}/api/models`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { E2E_PORT: String(E2E_PORT), E2E_REPLICA_PORT: String(E2E_REPLICA_PORT) },
+  },
+});

@@ -1,0 +1,50 @@
+import { expect, test } from "@playwright/test";
+import { poll, replicaControl, screenshot } from "./helpers";
+
+test.describe("foundation: polls stored and shown", () => {
+  test.beforeEach(async ({ request }) => replicaControl(request, "reset"));
+
+  test("the home page lists the watched model and its latest poll, labelled as demo data", async ({ page, request }) => {
+    await poll(request);
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "Watched models" })).toBeVisible();
+    await expect(page.getByRole("note")).toContainText("Demo data");
+    const row = page.getByRole("row", { name: /Kimi K2\.5/ });
+    await expect(row).toContainText("11");
+    await expect(row).toContainText("OK");
+    await screenshot(page, "home");
+
+    await row.getByRole("link", { name: "MoonshotAI: Kimi K2.5" }).click();
+    await expect(page).toHaveURL(/\/models\/moonshotai\/kimi-k2\.5/);
+    const table = page.getByRole("table", { name: "Providers" });
+    await expect(table.getByRole("row")).toHaveCount(12);
+    await expect(table.getByRole("row", { name: /DeepInfra/ })).toContainText("$0.45");
+  });
+
+  test("a failed poll is said plainly and the last good data stays on the page", async ({ page, request }) => {
+    await poll(request);
+    await replicaControl(request, "fault", { kind: "500", times: 10 });
+    const result = await poll(request);
+    expect(result.models[0].ok).toBe(false);
+
+    await page.goto("/models/moonshotai/kimi-k2.5");
+    const alert = page.getByRole("alert", { name: "Last poll failed" });
+    await expect(alert).toContainText("Failed");
+    await expect(alert).toContainText("HTTP 500");
+    await expect(alert).toContainText("Stale since");
+    await expect(page.getByRole("table", { name: "Providers" }).getByRole("row")).toHaveCount(12);
+    await screenshot(page, "model-stale");
+  });
+
+  test("Poll now fetches a new snapshot from the page", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Poll now" }).click();
+    await expect(page.getByRole("status")).toContainText("Polled 1 model");
+  });
+
+  test("an unknown model answers a clear not-found page", async ({ page }) => {
+    const response = await page.goto("/models/nobody/nothing");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  });
+});
