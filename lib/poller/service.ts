@@ -2,6 +2,7 @@ import "server-only";
 import { getDb } from "../db/client";
 import { env } from "../env";
 import { openRouter } from "../openrouter/configured";
+import { runAfterCycleSteps } from "./after-cycle";
 import { runPollCycle, type CycleResult } from "./cycle";
 
 // The poller as the running app uses it: the configured client and database, and an
@@ -9,7 +10,12 @@ import { runPollCycle, type CycleResult } from "./cycle";
 
 export async function pollNow(trigger: string): Promise<CycleResult> {
   const db = await getDb();
-  return runPollCycle(db, openRouter(), { trigger, concurrency: env.POLL_CONCURRENCY });
+  const client = openRouter();
+  return runPollCycle(db, client, {
+    trigger,
+    concurrency: env.POLL_CONCURRENCY,
+    afterModels: (cycleId) => runAfterCycleSteps(db, client, cycleId),
+  });
 }
 
 const holder = globalThis as unknown as { __routeboardScheduler?: NodeJS.Timeout };

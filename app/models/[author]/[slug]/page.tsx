@@ -59,6 +59,8 @@ export default async function ModelPage({ params }: Props) {
           No snapshot of this model yet. Press “Poll now” to fetch its providers.
         </p>
       )}
+      {/* slot: calculator (issue 4) */}
+      {/* slot: history (issue 5) */}
     </div>
   );
 }

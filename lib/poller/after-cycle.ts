@@ -1,0 +1,22 @@
+import type { Db } from "../db/engines";
+import type { OpenRouterClient } from "../openrouter/client";
+
+// Work that runs once per poll cycle after the models are polled (spend snapshots, roll-ups of
+// old rows, ...). Each step fails on its own: an error is logged and the next step still runs.
+
+export interface AfterCycleStep {
+  name: string;
+  run(db: Db, client: OpenRouterClient, cycleId: number): Promise<void>;
+}
+
+export const afterCycleSteps: AfterCycleStep[] = [];
+
+export async function runAfterCycleSteps(db: Db, client: OpenRouterClient, cycleId: number): Promise<void> {
+  for (const step of afterCycleSteps) {
+    try {
+      await step.run(db, client, cycleId);
+    } catch (err) {
+      console.error(`[poll] after-cycle step "${step.name}" failed:`, (err as Error).message);
+    }
+  }
+}
