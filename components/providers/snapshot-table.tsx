@@ -1,4 +1,5 @@
 import { formatInt, formatPercent, formatUsdPerM } from "@/lib/format";
+import { isKnownQuantization } from "@/lib/openrouter/schemas";
 import type { ProviderRow } from "@/lib/queries/providers";
 
 /** The latest snapshot as a plain table. */
@@ -18,7 +19,14 @@ export function SnapshotTable({ endpoints }: { endpoints: ProviderRow[] }) {
             <tr key={e.tag}>
               <th scope="row" className="px-3 py-2 text-left font-medium">{e.provider}</th>
               <td className="px-3 py-2 font-mono text-xs">{e.tag}</td>
-              <td className="px-3 py-2">{e.quantization ?? "not reported"}</td>
+              <td className="px-3 py-2">
+                {e.quantization ?? "not reported"}
+                {e.quantization !== null && !isKnownQuantization(e.quantization) && (
+                  <span className="ml-1 text-xs text-amber-700" title="Not a quantization OpenRouter is known to report; shown exactly as it came">
+                    (unrecognised)
+                  </span>
+                )}
+              </td>
               <td className="px-3 py-2 tabular-nums">{formatUsdPerM(e.inputPricePerM)}</td>
               <td className="px-3 py-2 tabular-nums">{formatUsdPerM(e.outputPricePerM)}</td>
               <td className="px-3 py-2 tabular-nums">{e.status ?? "—"}</td>
