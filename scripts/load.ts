@@ -11,8 +11,13 @@ import { startReplica, type Replica } from "../replica/server";
 // starts its own server (the production build, the replica, a temporary embedded database).
 // A benchmark, not a test: it only talks to loopback addresses.
 
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+
 const HELP = `usage: npm run load -- [--viewers 50] [--duration 30] [--poll-every 10] [--model moonshotai/kimi-k2.5]
-                     [--url http://127.0.0.1:3000] [--cron-secret S] [--basic user:password]`;
+                     [--think-ms 0] [--url http://127.0.0.1:3000 | --database-url postgresql://...@127.0.0.1/db]
+                     [--cron-secret S] [--basic user:password]
+  --think-ms      pause of each viewer between requests (0: a closed loop, as fast as answers come)
+  --database-url  the server this script starts uses this PostgreSQL server instead of an embedded one`;
 
 const { values } = parseArgs({
   options: {
@@ -21,6 +26,8 @@ const { values } = parseArgs({
     "poll-every": { type: "string", default: "10" },
     model: { type: "string", default: "moonshotai/kimi-k2.5" },
     url: { type: "string" },
+    "think-ms": { type: "string", default: "0" },
+    "database-url": { type: "string" },
     "cron-secret": { type: "string" },
     basic: { type: "string" },
     help: { type: "boolean", default: false },
@@ -34,6 +41,15 @@ const viewers = positiveInt(values.viewers, "viewers");
 const durationS = positiveInt(values.duration, "duration");
 const pollEveryS = positiveInt(values["poll-every"], "poll-every");
 const model = values.model;
+const thinkMs = Number(values["think-ms"]);
+if (!Number.isFinite(thinkMs) || thinkMs < 0) {
+  console.error(`--think-ms must be 0 or more\n${HELP}`);
+  process.exit(2);
+}
+if (values["database-url"] && !LOOPBACK_HOSTS.has(new URL(values["database-url"]).hostname)) {
+  console.error("--database-url must point at a loopback address");
+  process.exit(2);
+}
 
 function positiveInt(value: string | undefined, name: string): number {
   const n = Number(value);
@@ -44,7 +60,6 @@ function positiveInt(value: string | undefined, name: string): number {
   return n;
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -72,7 +87,7 @@ async function ownServer(): Promise<Target> {
       OPENROUTER_BASE_URL: replica.baseUrl,
       OPENROUTER_API_KEY: "load-test-key-for-the-replica",
       EMBEDDED_DB_DIR: dataDir,
-      DATABASE_URL: "",
+      DATABASE_URL: values["database-url"] ?? "",
       POLL_INTERVAL_SECONDS: "0",
       WATCHED_MODELS: model,
       BASIC_AUTH: "",
@@ -87,7 +102,8 @@ async function ownServer(): Promise<Target> {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error("The server did not start");
     await new Promise((r) => setTimeout(r, 250));
   }
-  console.log(`[load] started the production build at ${url} (replica ${replica.baseUrl}, embedded database in ${dataDir})`);
+  const database = values["database-url"] ? "PostgreSQL server" : `embedded database in ${dataDir}`;
+  console.log(`[load] started the production build at ${url} (replica ${replica.baseUrl}, ${database})`);
   return {
     url,
     stop: async () => {
@@ -137,7 +153,7 @@ function percentile(sorted: number[], p: number): number {
 
 const target = values.url ? { url: values.url.replace(/\/+$/, ""), stop: async () => undefined } : await ownServer();
 const host = new URL(target.url).hostname;
-if (!LOOPBACK.has(host)) {
+if (!LOOPBACK_HOSTS.has(host)) {
   console.error(`--url must be a loopback address (127.0.0.1, localhost, ::1), not ${host}`);
   await target.stop();
   process.exit(2);
@@ -154,7 +170,9 @@ const routes: Array<[string, string]> = [
 await timed("poll (warm-up)", `${target.url}/api/poll`, { method: "POST", headers: pollHeaders });
 stats.delete("poll (warm-up)");
 
-console.log(`[load] ${viewers} viewers for ${durationS} s over ${model}, a poll cycle every ${pollEveryS} s`);
+console.log(
+  `[load] ${viewers} viewers (think time ${thinkMs} ms) for ${durationS} s over ${model}, a poll cycle every ${pollEveryS} s`,
+);
 const started = performance.now();
 const endAt = started + durationS * 1000;
 let polls = 0;
@@ -171,6 +189,7 @@ const viewer = async (index: number) => {
   while (performance.now() < endAt) {
     const [name, url] = routes[i++ % routes.length];
     await timed(name, url);
+    if (thinkMs) await new Promise((r) => setTimeout(r, thinkMs));
   }
 };
 await Promise.all([poller, ...Array.from({ length: viewers }, (_, i) => viewer(i))]);
