@@ -35,6 +35,11 @@ test.describe("trust: headers, odd values, bad input, other origins", () => {
     // Hydrated under the CSP: the button's server action answers.
     await page.getByRole("button", { name: "Poll now" }).click();
     await expect(page.getByRole("status")).toContainText("Polled 1 model");
+    // The not-found page is rendered per request too, so its scripts also carry the nonce.
+    expect((await page.goto("/no/such/page"))?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+    await page.getByRole("link", { name: "Back to the watched models" }).click();
+    await expect(page.getByRole("heading", { name: "Watched models" })).toBeVisible();
     expect(cspErrors).toEqual([]);
 
     const html = await (await request.get("/")).text();
