@@ -2,13 +2,12 @@ import Link from "next/link";
 import { DemoBanner } from "@/components/layout/demo-banner";
 import { PollNowButton } from "@/components/models/poll-now-button";
 import { PollStatus } from "@/components/models/poll-status";
-import { getDb } from "@/lib/db/client";
-import { listWatchedModels } from "@/lib/queries/models";
+import { watchedModelsForView } from "@/lib/queries/cached";
 
 export const dynamic = "force-dynamic";
 
 export default async function HomePage() {
-  const models = await listWatchedModels(await getDb());
+  const models = await watchedModelsForView();
   return (
     <div className="space-y-6">
       {models.some((m) => m.demo) && <DemoBanner />}

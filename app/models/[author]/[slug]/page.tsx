@@ -5,10 +5,9 @@ import { DemoBanner } from "@/components/layout/demo-banner";
 import { PollNowButton } from "@/components/models/poll-now-button";
 import { PollStatus } from "@/components/models/poll-status";
 import { SnapshotTable } from "@/components/providers/snapshot-table";
-import { getDb } from "@/lib/db/client";
 import { formatUtc } from "@/lib/format";
 import { modelIdFromParams } from "@/lib/http";
-import { latestProviders } from "@/lib/queries/providers";
+import { latestProvidersForView } from "@/lib/queries/cached";
 
 export const dynamic = "force-dynamic";
 
@@ -23,7 +22,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function ModelPage({ params }: Props) {
   const modelId = modelIdFromParams(await params);
   if (!modelId) notFound();
-  const snapshot = await latestProviders(await getDb(), modelId);
+  const snapshot = await latestProvidersForView(modelId);
   if (!snapshot) notFound();
 
   return (
