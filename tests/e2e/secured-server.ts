@@ -22,7 +22,7 @@ export interface SecuredServer {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
@@ -30,7 +30,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startSecuredServer(): Promise<SecuredServer> {
+export async function startSecuredServer(overrides: Record<string, string> = {}): Promise<SecuredServer> {
   const [port, replica] = await Promise.all([freePort(), startReplica()]);
   const dataDir = mkdtempSync(path.join(tmpdir(), "routeboard-secured-"));
   let log = "";
@@ -49,6 +49,7 @@ export async function startSecuredServer(): Promise<SecuredServer> {
         POLL_INTERVAL_SECONDS: "0",
         WATCHED_MODELS: "moonshotai/kimi-k2.5",
         NEXT_TELEMETRY_DISABLED: "1",
+        ...overrides,
       },
       stdio: ["ignore", "pipe", "pipe"],
     },
@@ -58,7 +59,8 @@ export async function startSecuredServer(): Promise<SecuredServer> {
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
-    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    // Up once it answers at all (a 503 from a server whose database is away counts).
+    const ok = await fetch(`${url}/api/health`).then((r) => r.status === 200 || r.status === 503, () => false);
     if (ok) break;
     if (child.exitCode !== null || Date.now() > deadline) {
       throw new Error(`The secured server did not start:\n${log}`);
