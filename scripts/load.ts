@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -72,6 +72,20 @@ async function freePort(): Promise<number> {
 interface Target {
   url: string;
   stop(): Promise<void>;
+  /** CPU time (ms) the server process has used so far, when it is ours and /proc can tell. */
+  cpuMs?(): number | null;
+}
+
+/** utime + stime of a process from /proc (Linux), in milliseconds. */
+function processCpuMs(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 1/100 s
+  } catch {
+    return null;
+  }
 }
 
 async function ownServer(): Promise<Target> {
@@ -106,6 +120,7 @@ async function ownServer(): Promise<Target> {
   console.log(`[load] started the production build at ${url} (replica ${replica.baseUrl}, ${database})`);
   return {
     url,
+    cpuMs: () => processCpuMs(child.pid),
     stop: async () => {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
@@ -173,6 +188,7 @@ stats.delete("poll (warm-up)");
 console.log(
   `[load] ${viewers} viewers (think time ${thinkMs} ms) for ${durationS} s over ${model}, a poll cycle every ${pollEveryS} s`,
 );
+const cpuBefore = target.cpuMs?.() ?? null;
 const started = performance.now();
 const endAt = started + durationS * 1000;
 let polls = 0;
@@ -194,6 +210,7 @@ const viewer = async (index: number) => {
 };
 await Promise.all([poller, ...Array.from({ length: viewers }, (_, i) => viewer(i))]);
 const elapsedS = (performance.now() - started) / 1000;
+const cpuAfter = target.cpuMs?.() ?? null;
 await target.stop();
 
 const rows: string[][] = [["", "requests", "errors", "req/s", "p50 ms", "p95 ms", "p99 ms", "max ms"]];
@@ -226,6 +243,13 @@ const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
 console.log(`\n[load] ${elapsedS.toFixed(1)} s, ${viewers} viewers, ${polls} poll cycles\n`);
 for (const r of rows) console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("  "));
 for (const [name, s] of stats) for (const e of s.errorSamples) console.log(`  error (${name}): ${e}`);
+if (cpuBefore !== null && cpuAfter !== null && all.length) {
+  const cpu = cpuAfter - cpuBefore;
+  console.log(
+    `\n[load] server CPU: ${(cpu / 1000).toFixed(1)} s over ${elapsedS.toFixed(1)} s (${((cpu / 1000 / elapsedS) * 100).toFixed(0)}% of one core), ` +
+      `${(cpu / all.length).toFixed(1)} ms per viewer request (polls included): about ${Math.floor(all.length / (cpu / 1000))} req/s on a core of its own`,
+  );
+}
 const p95 = percentile(all, 95);
 console.log(
   `\n[load] target: zero errors and p95 under 300 ms → ${allErrors === 0 && p95 < 300 ? "met" : "not met"} (errors ${allErrors}, p95 ${p95.toFixed(0)} ms)`,
