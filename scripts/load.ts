@@ -16,7 +16,7 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 const HELP = `usage: npm run load -- [--viewers 50] [--duration 30] [--poll-every 10] [--model moonshotai/kimi-k2.5]
                      [--think-ms 0] [--url http://127.0.0.1:3000 | --database-url postgresql://...@127.0.0.1/db]
                      [--cron-secret S] [--basic user:password]
-  --think-ms      pause of each viewer between requests (0: a closed loop, as fast as answers come)
+  --think-ms      mean pause of each viewer between requests, jittered (0: a closed loop, as fast as answers come)
   --database-url  the server this script starts uses this PostgreSQL server instead of an embedded one`;
 
 const { values } = parseArgs({
@@ -200,12 +200,16 @@ const poller = (async () => {
     await new Promise((r) => setTimeout(r, Math.max(0, Math.min(next, endAt) - performance.now())));
   }
 })();
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const viewer = async (index: number) => {
   let i = index % routes.length; // viewers start on different routes
+  // With a think time, viewers arrive spread over it and pause 0.5–1.5× of it, as people do,
+  // instead of all clicking in the same millisecond.
+  if (thinkMs) await pause(Math.random() * thinkMs);
   while (performance.now() < endAt) {
     const [name, url] = routes[i++ % routes.length];
     await timed(name, url);
-    if (thinkMs) await new Promise((r) => setTimeout(r, thinkMs));
+    if (thinkMs) await pause(thinkMs * (0.5 + Math.random()));
   }
 };
 await Promise.all([poller, ...Array.from({ length: viewers }, (_, i) => viewer(i))]);
