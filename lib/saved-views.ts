@@ -34,7 +34,8 @@ function newSlug(): string {
   return randomBytes(6).toString("base64url").toLowerCase().replace(/[^a-z0-9]/g, "").padEnd(8, "0").slice(0, 8);
 }
 
-export async function createView(db: Db, input: z.infer<typeof viewInput>): Promise<SavedViewEntry> {
+export async function createView(db: Db, raw: z.input<typeof viewInput>): Promise<SavedViewEntry> {
+  const input = viewInput.parse(raw);
   for (let i = 0; i < 5; i++) {
     const slug = newSlug();
     if (await db.savedView.findUnique({ where: { slug } })) continue;
@@ -54,8 +55,9 @@ export async function listViews(db: Db, modelId: string): Promise<SavedViewEntry
   return views.map(toEntry);
 }
 
-export async function updateView(db: Db, slug: string, update: z.infer<typeof viewUpdate>): Promise<SavedViewEntry | null> {
+export async function updateView(db: Db, slug: string, raw: z.input<typeof viewUpdate>): Promise<SavedViewEntry | null> {
   if (!SLUG.test(slug)) return null;
+  const update = viewUpdate.parse(raw);
   const { count } = await db.savedView.updateMany({ where: { slug }, data: update });
   return count ? getView(db, slug) : null;
 }
