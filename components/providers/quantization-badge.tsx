@@ -9,7 +9,7 @@ const STYLE: Record<QuantClass, string> = {
 
 interface Props {
   reported: string | null;
-  known?: { quantization: string; note: string; recordedBy: string } | null;
+  known?: { quantization: string; note: string; recordedBy: string; recordedAt: string } | null;
 }
 
 /** The reported quantization as a badge coloured by class, and the team's value beside it. */
@@ -25,11 +25,15 @@ export function QuantizationBadge({ reported, known }: Props) {
       )}
       <span
         className={`inline-flex items-center rounded px-1.5 py-0.5 font-mono text-xs ring-1 ring-inset ${STYLE[cls]}`}
-        title={`${QUANT_CLASSES[cls].label}${known ? ` — team: ${known.note} (${known.recordedBy})` : ""}`}
+        title={`${QUANT_CLASSES[cls].label}${known ? ` — team: ${known.note} (${known.recordedBy}, ${known.recordedAt.slice(0, 10)})` : ""}`}
       >
         {shown ?? "not reported"}
       </span>
-      {known && <span className="text-[10px] font-semibold tracking-wide text-indigo-700 uppercase">team</span>}
+      {known && (
+        <span className="text-[10px] text-indigo-700">
+          <span className="font-semibold tracking-wide uppercase">team</span> · {known.recordedBy}, {known.recordedAt.slice(0, 10)}
+        </span>
+      )}
     </span>
   );
 }
