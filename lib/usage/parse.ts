@@ -160,3 +160,6 @@ function describe(error: z.ZodError): string {
     .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message))
     .join("; ");
 }
+
+/** The largest usage file accepted in one request (larger files: split them, or the route answers 413). */
+export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
