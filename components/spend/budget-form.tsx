@@ -25,7 +25,8 @@ export function BudgetForm({ amountUsd, startAt }: { amountUsd: string; startAt:
           id="budget-start"
           name="startAt"
           type="datetime-local"
-          defaultValue={startAt.slice(0, 16)}
+          step={1}
+          defaultValue={startAt.slice(0, 19)}
           required
           className="mt-1 rounded-md border border-slate-300 px-2 py-1 font-mono text-sm"
         />

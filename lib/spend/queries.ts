@@ -42,8 +42,7 @@ export async function spendOverview(db: Db, setting: BudgetSetting | null, now =
   const empty: SpendOverview = { budget, snapshots: counts.n, latest: null, baseline: null, spent: null, remaining: null, burn: null, runOut: null };
   if (counts.n === 0) return empty;
 
-  const windowStart = new Date(now.getTime() - windowHours * 3_600_000);
-  const [[latestRow], [baselineRow], [burnRow]] = await Promise.all([
+  const [[latestRow], [baselineRow]] = await Promise.all([
     db.$queryRaw<LatestRow[]>`
       SELECT "observedAt" AS at, usage::text AS usage, "limit"::text AS lim, "limitRemaining"::text AS lim_rem,
              "totalCredits"::text AS credits, "totalUsage"::text AS credits_usage
@@ -56,13 +55,15 @@ export async function spendOverview(db: Db, setting: BudgetSetting | null, now =
                 CASE WHEN "observedAt" <= ${startAt} THEN "observedAt" END DESC,
                 "observedAt" ASC, id ASC
        LIMIT 1`,
-    db.$queryRaw<Array<{ n: number; first_at: Date | null; first_usage: string | null; last_at: Date | null; last_usage: string | null }>>`
+  ]);
+  // The burn rate looks at the last hours, but never before the spend being counted began.
+  const windowStart = new Date(Math.max(now.getTime() - windowHours * 3_600_000, baselineRow.at.getTime()));
+  const [burnRow] = await db.$queryRaw<Array<{ n: number; first_at: Date | null; first_usage: string | null; last_at: Date | null; last_usage: string | null }>>`
       SELECT count(*)::int AS n,
              min("observedAt") AS first_at, (array_agg(usage ORDER BY "observedAt" ASC, id ASC))[1]::text AS first_usage,
              max("observedAt") AS last_at, (array_agg(usage ORDER BY "observedAt" DESC, id DESC))[1]::text AS last_usage
         FROM "SpendSnapshot"
-       WHERE "observedAt" >= ${windowStart} AND "observedAt" <= ${now}`,
-  ]);
+       WHERE "observedAt" >= ${windowStart} AND "observedAt" <= ${now}`;
 
   const latest = {
     at: latestRow.at.toISOString(),
