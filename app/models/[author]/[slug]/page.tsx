@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { CostCalculator } from "@/components/budget/cost-calculator";
+import { IncludedCostCalculator } from "@/components/budget/included-calculator";
 import { DemoBanner } from "@/components/layout/demo-banner";
 import { PollNowButton } from "@/components/models/poll-now-button";
 import { PollStatus } from "@/components/models/poll-status";
@@ -60,7 +60,7 @@ export default async function ModelPage({ params }: Props) {
           No snapshot of this model yet. Press “Poll now” to fetch its providers.
         </p>
       )}
-      <CostCalculator providers={snapshot.endpoints} />
+      <IncludedCostCalculator endpoints={snapshot.endpoints} />
       {/* slot: history (issue 5) */}
     </div>
   );
