@@ -67,7 +67,7 @@ export function CostCalculator({ providers }: { providers: CalculatorProvider[] 
   const result = useMemo(() => estimate(ds, new Decimal(budget), providers), [ds, budget, providers]);
 
   return (
-    <section aria-labelledby="calculator-heading" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
+    <section aria-labelledby="calculator-heading" className="min-w-0 space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h2 id="calculator-heading" className="text-lg font-semibold">Data budget</h2>
@@ -111,7 +111,7 @@ export function CostCalculator({ providers }: { providers: CalculatorProvider[] 
       )}
 
       <div className="grid gap-5 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
-        <div className="space-y-2">
+        <div className="min-w-0 space-y-2">
           <h3 className="text-sm font-semibold text-slate-700">Workload</h3>
           <WorkloadTable
             rows={rows}
@@ -123,7 +123,7 @@ export function CostCalculator({ providers }: { providers: CalculatorProvider[] 
           />
           <p className="text-xs text-slate-500">Token counts accept 10M, 1.5k, 2500000 or 2,500,000.</p>
         </div>
-        <div className="space-y-2">
+        <div className="min-w-0 space-y-2">
           <h3 className="text-sm font-semibold text-slate-700">Cost per provider</h3>
           <ProviderCostTable result={result} budget={budgetDecimal} />
         </div>

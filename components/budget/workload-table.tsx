@@ -77,7 +77,7 @@ export function WorkloadTable({ rows, errors, totals, onChange, onRemove, onAdd 
                           inputMode={field === "name" ? "text" : "decimal"}
                           spellCheck={false}
                           onChange={(ev) => onChange(row.key, field, ev.target.value)}
-                          className={`w-full min-w-24 rounded-md border px-2 py-1 font-mono text-sm ${
+                          className={`w-full min-w-20 rounded-md border px-2 py-1 font-mono text-sm ${
                             e[field] ? "border-red-400 bg-red-50" : "border-slate-300"
                           }`}
                         />
