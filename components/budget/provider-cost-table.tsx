@@ -9,8 +9,8 @@ export function ProviderCostTable({ result, budget }: { result: BudgetEstimate; 
         <thead className="bg-slate-50 text-left text-xs font-medium tracking-wide text-slate-500 uppercase">
           <tr>
             <th scope="col" className="px-3 py-2">Provider</th>
-            <th scope="col" className="px-3 py-2 text-right">In $/M</th>
-            <th scope="col" className="px-3 py-2 text-right">Out $/M</th>
+            <th scope="col" className="hidden px-3 py-2 text-right sm:table-cell">In $/M</th>
+            <th scope="col" className="hidden px-3 py-2 text-right sm:table-cell">Out $/M</th>
             <th scope="col" className="px-3 py-2 text-right">Total</th>
             <th scope="col" className="px-3 py-2">Budget {formatUsd(budget)}</th>
           </tr>
@@ -24,11 +24,14 @@ export function ProviderCostTable({ result, budget }: { result: BudgetEstimate; 
                   <span className="ml-2 rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-medium text-emerald-800">cheapest</span>
                 )}
                 <span className="block font-mono text-xs font-normal text-slate-500">{p.tag}</span>
+                <span className="block text-xs font-normal text-slate-500 sm:hidden">
+                  ${p.inputPricePerM} / ${p.outputPricePerM} per M
+                </span>
               </th>
-              <td className="px-3 py-2 text-right tabular-nums">${p.inputPricePerM}</td>
-              <td className="px-3 py-2 text-right tabular-nums">${p.outputPricePerM}</td>
+              <td className="hidden px-3 py-2 text-right tabular-nums sm:table-cell">${p.inputPricePerM}</td>
+              <td className="hidden px-3 py-2 text-right tabular-nums sm:table-cell">${p.outputPricePerM}</td>
               <td className="px-3 py-2 text-right font-semibold tabular-nums">{formatUsd(p.total)}</td>
-              <td className="px-3 py-2">
+              <td className="min-w-36 px-3 py-2">
                 {p.fits ? (
                   <span className="text-emerald-700">Fits, {formatUsd(p.difference)} left</span>
                 ) : (
