@@ -6,7 +6,8 @@ import { useQueryStates } from "nuqs";
 import { useMemo, useRef, useState } from "react";
 import { estimate, formatUsd, parseBudget, type Dataset, type PricedProviderInput } from "@/lib/budget/cost";
 import { compactTokens, parseTokens } from "@/lib/budget/tokens";
-import { budgetParsers, ignoredBudgetKeys } from "@/lib/view-state/budget";
+import Link from "next/link";
+import { budgetParsers, ignoredBudgetKeys, parseAsDatasets } from "@/lib/view-state/budget";
 import { ProviderCostTable } from "./provider-cost-table";
 import { validateRow, WorkloadTable, type DraftRow } from "./workload-table";
 
@@ -122,6 +123,11 @@ export function CostCalculator({ providers }: { providers: CalculatorProvider[] 
             onAdd={() => commitRows([...rows, { key: nextKey.current++, name: nextName(rows), input: "0", output: "10M" }])}
           />
           <p className="text-xs text-slate-500">Token counts accept 10M, 1.5k, 2500000 or 2,500,000.</p>
+          <p className="text-sm">
+            <Link href={`/spend?ds=${encodeURIComponent(parseAsDatasets.serialize(ds))}`} className="text-indigo-700 hover:underline">
+              Compare this plan with actual usage and spend →
+            </Link>
+          </p>
         </div>
         <div className="min-w-0 space-y-2">
           <h3 className="text-sm font-semibold text-slate-700">Cost per provider</h3>

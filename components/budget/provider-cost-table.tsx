@@ -1,5 +1,16 @@
 import type Decimal from "decimal.js";
-import { formatUsd, type BudgetEstimate } from "@/lib/budget/cost";
+import { formatUsd, type BudgetEstimate, type ProviderEstimate } from "@/lib/budget/cost";
+
+function Fit({ estimate: p }: { estimate: ProviderEstimate }) {
+  return p.fits ? (
+    <span className="text-emerald-700">Fits, {formatUsd(p.difference)} left</span>
+  ) : (
+    <>
+      <span className="text-red-700">{formatUsd(p.difference.neg())} short</span>
+      <span className="block text-xs text-slate-600">{p.coverage.text}</span>
+    </>
+  );
+}
 
 /** The plan's cost at each included provider, cheapest first; unpriced providers at the end. */
 export function ProviderCostTable({ result, budget }: { result: BudgetEstimate; budget: Decimal }) {
@@ -12,7 +23,7 @@ export function ProviderCostTable({ result, budget }: { result: BudgetEstimate; 
             <th scope="col" className="hidden px-3 py-2 text-right sm:table-cell">In $/M</th>
             <th scope="col" className="hidden px-3 py-2 text-right sm:table-cell">Out $/M</th>
             <th scope="col" className="px-3 py-2 text-right">Total</th>
-            <th scope="col" className="px-3 py-2">Budget {formatUsd(budget)}</th>
+            <th scope="col" className="hidden px-3 py-2 sm:table-cell">Budget {formatUsd(budget)}</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -27,19 +38,15 @@ export function ProviderCostTable({ result, budget }: { result: BudgetEstimate; 
                 <span className="block text-xs font-normal text-slate-500 sm:hidden">
                   ${p.inputPricePerM} / ${p.outputPricePerM} per M
                 </span>
+                <span className="mt-1 block text-xs font-normal sm:hidden">
+                  <Fit estimate={p} />
+                </span>
               </th>
               <td className="hidden px-3 py-2 text-right tabular-nums sm:table-cell">${p.inputPricePerM}</td>
               <td className="hidden px-3 py-2 text-right tabular-nums sm:table-cell">${p.outputPricePerM}</td>
               <td className="px-3 py-2 text-right font-semibold tabular-nums">{formatUsd(p.total)}</td>
-              <td className="min-w-36 px-3 py-2">
-                {p.fits ? (
-                  <span className="text-emerald-700">Fits, {formatUsd(p.difference)} left</span>
-                ) : (
-                  <>
-                    <span className="text-red-700">{formatUsd(p.difference.neg())} short</span>
-                    <span className="block text-xs text-slate-600">{p.coverage.text}</span>
-                  </>
-                )}
+              <td className="hidden min-w-36 px-3 py-2 sm:table-cell">
+                <Fit estimate={p} />
               </td>
             </tr>
           ))}
