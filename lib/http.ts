@@ -21,3 +21,28 @@ export function modelIdFromParams(params: { author: string; slug: string }): str
     return null;
   }
 }
+
+export type BodyResult<T> = { ok: true; data: T } | { ok: false; response: NextResponse };
+
+/** Reads a JSON body of at most maxBytes and validates it; a 400/413 response otherwise. */
+export async function readJson<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  { maxBytes = 64 * 1024 }: { maxBytes?: number } = {},
+): Promise<BodyResult<z.output<S>>> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) return { ok: false, response: jsonError(413, `The request body is over ${maxBytes} bytes`) };
+  const text = await request.text();
+  if (Buffer.byteLength(text) > maxBytes) {
+    return { ok: false, response: jsonError(413, `The request body is over ${maxBytes} bytes`) };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, response: jsonError(400, "The request body is not valid JSON") };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) return { ok: false, response: jsonError(400, zodMessage(parsed.error)) };
+  return { ok: true, data: parsed.data };
+}

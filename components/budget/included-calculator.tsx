@@ -1,24 +1,24 @@
 "use client";
 
-import { useSearchParams } from "next/navigation";
+import { useQueryStates } from "nuqs";
 import { useMemo } from "react";
 import { evaluateRules, type EndpointFacts } from "@/lib/rules/evaluate";
-import { readComparisonState, toRuleSet } from "@/lib/view-state/comparison";
+import { comparisonParsers, toRuleSet, type ComparisonState } from "@/lib/view-state/comparison";
 import { CostCalculator } from "./cost-calculator";
 
 /**
- * The calculator over the providers the comparison rules in the URL include. Evaluated in the
- * browser with the same rules engine as the page, so it follows rule changes made on the page
- * at once. When the page already has the included set, render CostCalculator with it directly.
+ * The calculator over the providers the comparison rules include. It reads the rules from the
+ * URL the same way the comparison view does and runs the same engine, so when a rule is changed
+ * on the page (a shallow URL update) the calculator follows at once.
  */
-export function IncludedCostCalculator({ endpoints }: { endpoints: EndpointFacts[] }) {
-  const searchParams = useSearchParams();
+export function IncludedCostCalculator({ facts }: { facts: EndpointFacts[] }) {
+  const [urlState] = useQueryStates(comparisonParsers);
+  const state = urlState as ComparisonState;
   const included = useMemo(() => {
-    const rules = toRuleSet(readComparisonState(new URLSearchParams(searchParams.toString())).state);
-    const verdicts = evaluateRules(endpoints, rules);
-    return endpoints
+    const verdicts = evaluateRules(facts, toRuleSet(state));
+    return facts
       .filter((_, i) => verdicts[i].included)
       .map((e) => ({ tag: e.tag, provider: e.provider, inputPricePerM: e.inputPricePerM, outputPricePerM: e.outputPricePerM }));
-  }, [endpoints, searchParams]);
+  }, [facts, state]);
   return <CostCalculator providers={included} />;
 }

@@ -1,5 +1,6 @@
 import {
   createParser,
+  type inferParserType,
   parseAsArrayOf,
   parseAsBoolean,
   parseAsStringLiteral,
@@ -83,19 +84,7 @@ export const comparisonParsers = {
 };
 
 
-export type ComparisonState = {
-  xq: string[];
-  xp: string[];
-  ip: string[];
-  unk: boolean;
-  upmin: number;
-  upw: UptimeWindow;
-  st0: boolean;
-  maxin: string | null;
-  maxout: string | null;
-  sort: SortState;
-  rsort: RoutingSort;
-};
+export type ComparisonState = inferParserType<typeof comparisonParsers>;
 
 const ARRAY_ITEM_PARSERS: Partial<Record<keyof typeof comparisonParsers, { parse(v: string): unknown }>> = {
   xq: { parse: (v) => ((KNOWN_QUANTIZATIONS as readonly string[]).includes(v) ? v : null) },
