@@ -95,6 +95,20 @@ test.describe("data budget calculator", () => {
     await screenshot(page, "budget-calculator-mobile");
   });
 
+  test("the calculator follows rule changes made on the comparison page at once", async ({ page }) => {
+    await page.goto("/models/moonshotai/kimi-k2.5?budget=250");
+    const summary = page.getByRole("status", { name: "Budget summary" });
+    // Every provider included: Chutes (int4) at $0.40/$2.20 is cheapest, $136.00.
+    await expect(summary).toContainText("Range across 11 included");
+    await expect(summary).toContainText("$136.00");
+    await page.getByRole("button", { name: "Exclude 4-bit" }).click();
+    await page.getByRole("button", { name: "Exclude Fireworks" }).click();
+    await page.getByLabel("Minimum uptime (%)").fill("95");
+    await expect(summary).toContainText("Range across 4 included");
+    await expectCalculatorAt250(page);
+    await expect(page).toHaveURL(/budget=250/);
+  });
+
   test("a malformed link value falls back to the default and says so", async ({ page }) => {
     await page.goto(`${KIMI_FULL_PRECISION}&budget=lots&ds=B3:nope`);
     await expect(page.getByRole("note").filter({ hasText: "could not be read" })).toContainText("budget and workload (ds)");
