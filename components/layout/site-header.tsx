@@ -12,6 +12,9 @@ export function SiteHeader() {
           <Link href="/" className="hover:text-slate-900">
             Models
           </Link>
+          <Link href="/spend" className="hover:text-slate-900">
+            Spend
+          </Link>
         </nav>
       </div>
     </header>
