@@ -9,7 +9,9 @@ import { buildRoutingExport } from "@/lib/routing/export";
 import { evaluateRules, summarise } from "@/lib/rules/evaluate";
 import { endpointFacts } from "@/lib/rules/facts";
 import type { SavedViewEntry } from "@/lib/saved-views";
+import { budgetParsers } from "@/lib/view-state/budget";
 import { comparisonParsers, toRuleSet, type ComparisonState } from "@/lib/view-state/comparison";
+import { CostCalculator } from "../budget/cost-calculator";
 import { CopyButton } from "../ui/copy-button";
 import { KnownQuantizationDialog } from "./known-quantization-dialog";
 import { ProviderTable, type TableRow } from "./provider-table";
@@ -17,7 +19,8 @@ import { RoutingExportPanel } from "./routing-export-panel";
 import { RulesPanel } from "./rules-panel";
 import { SavedViewsPanel } from "./saved-views-panel";
 
-const serialize = createSerializer(comparisonParsers);
+// Links and saved views carry the whole page: the rules and the calculator's plan.
+const serialize = createSerializer({ ...comparisonParsers, ...budgetParsers });
 
 interface Props {
   modelId: string;
@@ -33,6 +36,7 @@ interface Props {
 export function ComparisonView({ modelId, endpoints, known, views, activeView, ignored }: Props) {
   const [urlState, setUrlState] = useQueryStates(comparisonParsers, { history: "replace", shallow: true });
   const state = urlState as ComparisonState;
+  const [budgetState] = useQueryStates(budgetParsers);
   const [editing, setEditing] = useState<TableRow | null>(null);
 
   const rules = useMemo(() => toRuleSet(state), [state]);
@@ -80,7 +84,7 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
     [state, setState],
   );
 
-  const query = serialize(state).replace(/^\?/, "");
+  const query = serialize({ ...state, ...budgetState }).replace(/^\?/, "");
   const included = rows.filter((r) => r.verdict.included);
 
   const downloadCsv = () => {
@@ -135,8 +139,9 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
         />
         <SavedViewsPanel modelId={modelId} views={views} activeSlug={activeView} query={query} />
       </div>
-      {/* slot: calculator (issue 4) — takes `included` */}
-      {included.length === 0 && null}
+      <CostCalculator
+        providers={included.map((r) => ({ tag: r.tag, provider: r.provider, inputPricePerM: r.inputPricePerM, outputPricePerM: r.outputPricePerM }))}
+      />
       <KnownQuantizationDialog
         modelId={modelId}
         target={editing && { tag: editing.tag, provider: editing.provider, reported: editing.quantization, known: editing.known }}

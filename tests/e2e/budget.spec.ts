@@ -55,7 +55,12 @@ test.describe("data budget calculator", () => {
     await expect(page).toHaveURL(/budget=250/);
     await screenshot(page, "budget-calculator-250");
 
-    const shared = page.url();
+    // "Copy link" carries the rules and the plan alike.
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.getByRole("button", { name: "Copy link" }).click();
+    const shared = await page.evaluate(() => navigator.clipboard.readText());
+    expect(shared).toContain("budget=250");
+    expect(shared).toContain("xp=fireworks");
     const context = await browser.newContext();
     const other = await context.newPage();
     await other.goto(shared);

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { IncludedCostCalculator } from "@/components/budget/included-calculator";
 import { DemoBanner } from "@/components/layout/demo-banner";
 import { ModelPicker } from "@/components/models/model-picker";
 import { PollNowButton } from "@/components/models/poll-now-button";
@@ -11,7 +10,6 @@ import { getDb } from "@/lib/db/client";
 import { formatUtc } from "@/lib/format";
 import { modelIdFromParams } from "@/lib/http";
 import { loadComparison } from "@/lib/queries/comparison";
-import { endpointFacts } from "@/lib/rules/facts";
 import { listWatchedModels } from "@/lib/queries/models";
 import { listViews } from "@/lib/saved-views";
 
@@ -80,7 +78,6 @@ export default async function ModelPage({ params, searchParams }: Props) {
           No snapshot of this model yet. Press “Poll now” to fetch its providers.
         </p>
       )}
-      {snapshot.endpoints.length > 0 && <IncludedCostCalculator facts={endpointFacts(snapshot.endpoints, comparison.known)} />}
       {/* slot: history (issue 5) */}
     </div>
   );
