@@ -9,7 +9,8 @@ import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { formatUtc } from "@/lib/format";
 import { currentBudget } from "@/lib/spend/budget";
-import { spendOverview, spendSeries } from "@/lib/spend/queries";
+import { spendIsDemo, spendOverview, spendSeries } from "@/lib/spend/queries";
+import { DemoBanner } from "@/components/layout/demo-banner";
 import { usageByDataset, usageByProvider, usageTotals } from "@/lib/usage/queries";
 import { budgetParsers } from "@/lib/view-state/budget";
 
@@ -27,7 +28,8 @@ export default async function SpendPage({ searchParams }: Props) {
   const setting = await currentBudget(db);
   const now = new Date();
   const overview = await spendOverview(db, setting, now);
-  const [series, byProvider, byDataset, totals] = await Promise.all([
+  const [demo, series, byProvider, byDataset, totals] = await Promise.all([
+    spendIsDemo(db, setting ? new Date(setting.startAt) : null),
     overview.baseline ? spendSeries(db, new Date(overview.baseline.at), now, overview.baseline.usage) : Promise.resolve([]),
     usageByProvider(db),
     usageByDataset(db, plan),
@@ -43,6 +45,7 @@ export default async function SpendPage({ searchParams }: Props) {
 
   return (
     <div className="space-y-6">
+      {demo && <DemoBanner />}
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Spend</h1>
         <p className="mt-1 text-sm text-slate-600">

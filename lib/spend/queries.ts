@@ -156,3 +156,12 @@ export async function spendSeries(db: Db, from: Date, to: Date, baselineUsage: s
   }
   return rows.map((r) => ({ at: r.at.toISOString(), spent: Decimal.max(0, new Decimal(r.usage).minus(base)).toFixed(6) }));
 }
+
+/** Whether any spend figure since `since` came from the local replica, so the page labels it. */
+export async function spendIsDemo(db: Db, since: Date | null): Promise<boolean> {
+  const row = await db.spendSnapshot.findFirst({
+    where: { demo: true, ...(since ? { observedAt: { gte: since } } : {}) },
+    select: { id: true },
+  });
+  return row !== null;
+}

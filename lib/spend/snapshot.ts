@@ -38,6 +38,7 @@ export async function recordSpendSnapshot(db: Db, client: OpenRouterClient, now 
       limitRemaining: dec(k.limit_remaining),
       totalCredits: dec(credits?.total_credits),
       totalUsage: dec(credits?.total_usage),
+      demo: key.demo,
     },
   });
   return { observedAt: row.observedAt, usage: row.usage.toString(), credits: creditsState };

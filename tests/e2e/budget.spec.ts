@@ -142,6 +142,7 @@ test.describe("spend tracking and actual usage", () => {
     await expect(summary).toContainText(/Burn rate\$[\d,]+\.\d\d\/h/);
     await expect(summary).toContainText(/Runs out\d{4}-\d\d-\d\d \d\d:\d\d UTC/);
     await expect(figures.first()).toBeVisible();
+    await expect(page.getByRole("note")).toContainText("Demo data"); // the replica's key, not OpenRouter's
     const chart = page.getByRole("figure", { name: "Spend over time" });
     await expect(chart.locator(".recharts-line-curve").first()).toBeVisible();
     await expect(chart).toContainText("Budget $100");
