@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { DemoBanner } from "@/components/layout/demo-banner";
+import { ModelPicker } from "@/components/models/model-picker";
 import { PollNowButton } from "@/components/models/poll-now-button";
 import { PollStatus } from "@/components/models/poll-status";
 import { watchedModelsForView } from "@/lib/queries/cached";
@@ -18,7 +19,10 @@ export default async function HomePage() {
             Each poll stores every provider endpoint of these models: quantization, prices, status and uptime.
           </p>
         </div>
-        <PollNowButton />
+        <div className="flex flex-wrap items-end gap-4">
+          <ModelPicker models={models.map((m) => ({ id: m.id, name: m.name }))} />
+          <PollNowButton />
+        </div>
       </div>
       <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
         <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Watched models">
