@@ -136,10 +136,11 @@ function thresholdReasons(e: EndpointFacts, rules: RuleSet): Reason[] {
   if (rules.requireStatusZero && e.status !== 0) {
     reasons.push({ kind: "status", text: e.status === null ? "status unknown" : `status ${e.status}` });
   }
+  // An endpoint without a listed price (missing, or OpenRouter's "-1" sentinel) is never sent
+  // traffic: the pipeline spends real money and nobody could say what it would cost.
   const priceRule = (kind: "input-price" | "output-price", price: string | null, max: string | null, word: string) => {
-    if (max === null) return;
     if (price === null) reasons.push({ kind, text: `no ${word} price` });
-    else if (new Decimal(price).gt(max)) reasons.push({ kind, text: `${word} $${price}/M > $${max}/M` });
+    else if (max !== null && new Decimal(price).gt(max)) reasons.push({ kind, text: `${word} $${price}/M > $${max}/M` });
   };
   priceRule("input-price", e.inputPricePerM, rules.maxInputPricePerM, "input");
   priceRule("output-price", e.outputPricePerM, rules.maxOutputPricePerM, "output");

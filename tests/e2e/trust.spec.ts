@@ -77,6 +77,9 @@ test.describe("trust: headers, odd values, bad input, other origins", () => {
     expect(await cell("venice", "Output $/M")).toBe("—");
     await expect(table).not.toContainText("-1000000");
     await expect(table).not.toContainText("$-");
+    // Without a listed price Venice gets no traffic: excluded, and not in the routing export.
+    expect(await cell("venice", "Verdict")).toContain("Excluded: no input price; no output price");
+    await expect(page.getByLabel("Routing preferences JSON")).not.toContainText('"venice"');
     await screenshot(page, "trust-odd-values");
 
     const api = await (await request.get(`/api/models/${KIMI}/providers`)).json();

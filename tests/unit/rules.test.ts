@@ -94,6 +94,8 @@ describe("evaluateRules", () => {
     expect(one({ inputPricePerM: "0.75" }, { maxInputPricePerM: "0.60" }).label).toBe("Excluded: input $0.75/M > $0.60/M");
     expect(one({ inputPricePerM: "0.60" }, { maxInputPricePerM: "0.60" }).included).toBe(true);
     expect(one({ outputPricePerM: null }, { maxOutputPricePerM: "3" }).label).toBe("Excluded: no output price");
+    // Without a listed price an endpoint is excluded even with no price rule set.
+    expect(one({ inputPricePerM: null, outputPricePerM: null }).label).toBe("Excluded: no input price; no output price");
   });
 
   it("the seed scenario leaves DeepInfra, Together, Novita and Venice", () => {
