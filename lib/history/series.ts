@@ -1,0 +1,151 @@
+import type { Db } from "../db/engines";
+import { Prisma } from "../db/generated/client";
+import { priceString } from "../money";
+import { findWatchedModel } from "../queries/models";
+import {
+  BUCKET_ORIGIN,
+  bucketFor,
+  fillBuckets,
+  rangeWindow,
+  type Bucket,
+  type BucketPoint,
+  type Metric,
+  type Range,
+} from "./buckets";
+
+// One series of one model over a range: a point per endpoint per time bucket, aggregated in
+// PostgreSQL with date_bin. Complete hours already rolled up into EndpointHourly are read from
+// there when the bucket is an hour or wider; everything after an endpoint's last rolled hour (and
+// every sub-hour bucket) comes from the raw EndpointSample rows. Raw rows older than retention are
+// deleted only once their hour is rolled up, so old and new data join without a seam.
+
+interface MetricColumns {
+  kind: "float" | "price";
+  unit: string;
+  raw: string;
+  mean: string | null;
+  min: string;
+  max: string;
+}
+
+// Identifiers spliced into SQL: fixed here, selected by a Metric that zod already whitelisted.
+const COLUMNS: Record<Metric, MetricColumns> = {
+  uptime30m: { kind: "float", unit: "%", raw: "uptime30m", mean: "uptime30mMean", min: "uptime30mMin", max: "uptime30mMax" },
+  latencyP50: { kind: "float", unit: "ms", raw: "latencyP50", mean: "latencyP50Mean", min: "latencyP50Mean", max: "latencyP50Mean" },
+  throughputP50: { kind: "float", unit: "tokens/s", raw: "throughputP50", mean: "throughputP50Mean", min: "throughputP50Mean", max: "throughputP50Mean" },
+  inputPrice: { kind: "price", unit: "USD/M", raw: "inputPricePerM", mean: null, min: "inputPriceMin", max: "inputPriceMax" },
+  outputPrice: { kind: "price", unit: "USD/M", raw: "outputPricePerM", mean: null, min: "outputPriceMin", max: "outputPriceMax" },
+};
+
+const col = (table: string, name: string) => Prisma.raw(`${table}."${name}"`);
+
+export type SeriesValue = number | string;
+
+export interface EndpointSeries {
+  tag: string;
+  provider: string;
+  /** Float metrics carry numbers; prices carry exact decimal strings (USD per million tokens). */
+  points: BucketPoint<SeriesValue>[];
+}
+
+export interface Series {
+  metric: Metric;
+  range: Range;
+  bucket: Bucket;
+  bucketSeconds: number;
+  unit: string;
+  from: string;
+  to: string;
+  endpoints: EndpointSeries[];
+}
+
+interface Row {
+  endpoint_id: number;
+  tag: string;
+  provider: string;
+  t: Date;
+  polls: number;
+  mean: number | null;
+  lo_f: number | null;
+  hi_f: number | null;
+  lo_t: string | null;
+  hi_t: string | null;
+}
+
+export interface SeriesOptions {
+  now?: Date;
+  bucket?: Bucket;
+}
+
+/** The series of one metric for a watched model, or null when the model is not watched. */
+export async function modelSeries(db: Db, modelId: string, metric: Metric, range: Range, options: SeriesOptions = {}): Promise<Series | null> {
+  const model = await findWatchedModel(db, modelId);
+  if (!model) return null;
+  const { bucket, seconds } = bucketFor(range, options.bucket);
+  const { from, to } = rangeWindow(range, seconds, options.now ?? new Date());
+  const c = COLUMNS[metric];
+  const useHourly = seconds >= 3600;
+
+  const rawValue = col("s", c.raw);
+  const rawPart = Prisma.sql`
+    SELECT s."endpointId" AS eid, s."observedAt" AS ts, 1 AS n, (${rawValue} IS NOT NULL)::int AS vn,
+           ${rawValue}::float8 AS vsum, ${rawValue}::numeric AS lo, ${rawValue}::numeric AS hi
+      FROM eps JOIN "EndpointSample" s
+        ON s."endpointId" = eps.id AND s."observedAt" >= ${from} AND s."observedAt" < ${to}
+     ${useHourly ? Prisma.sql`WHERE eps.rolled IS NULL OR s."observedAt" >= eps.rolled + interval '1 hour'` : Prisma.empty}`;
+  const hourlyMean = c.mean ? col("h", c.mean) : Prisma.sql`NULL::float8`;
+  const hourlyPart = Prisma.sql`
+    SELECT h."endpointId", h.hour, h.count, CASE WHEN ${col("h", c.mean ?? c.max)} IS NULL THEN 0 ELSE h.count END,
+           ${hourlyMean}::float8 * h.count, ${col("h", c.min)}::numeric, ${col("h", c.max)}::numeric
+      FROM eps JOIN "EndpointHourly" h ON h."endpointId" = eps.id AND h.hour >= ${from} AND h.hour < ${to}
+     UNION ALL`;
+
+  const rows = await db.$queryRaw<Row[]>`
+    WITH eps AS (
+      SELECT e.id, (SELECT max(x.hour) FROM "EndpointHourly" x WHERE x."endpointId" = e.id) AS rolled
+        FROM "Endpoint" e WHERE e."modelId" = ${modelId}
+    ), parts AS (
+      ${useHourly ? hourlyPart : Prisma.empty}
+      ${rawPart}
+    ), buckets AS (
+      SELECT eid, date_bin(${seconds}::int * interval '1 second', ts, ${BUCKET_ORIGIN}::timestamptz) AS t,
+             sum(n)::int AS polls, (sum(vsum) / nullif(sum(vn), 0))::float8 AS mean,
+             min(lo) AS lo, max(hi) AS hi
+        FROM parts GROUP BY 1, 2
+    )
+    SELECT b.eid AS endpoint_id, e.tag, e."providerName" AS provider, b.t, b.polls, b.mean,
+           b.lo::float8 AS lo_f, b.hi::float8 AS hi_f, b.lo::text AS lo_t, b.hi::text AS hi_t
+      FROM buckets b JOIN "Endpoint" e ON e.id = b.eid
+     ORDER BY e.tag, b.t`;
+
+  const byEndpoint = new Map<number, { tag: string; provider: string; rows: Row[] }>();
+  for (const row of rows) {
+    const entry = byEndpoint.get(row.endpoint_id) ?? { tag: row.tag, provider: row.provider, rows: [] };
+    entry.rows.push(row);
+    byEndpoint.set(row.endpoint_id, entry);
+  }
+  const endpoints = [...byEndpoint.values()].map(({ tag, provider, rows: endpointRows }) => ({
+    tag,
+    provider,
+    points: fillBuckets<SeriesValue>(
+      endpointRows.map((r) =>
+        c.kind === "price"
+          ? { t: r.t, value: priceString(r.hi_t), min: priceString(r.lo_t), max: priceString(r.hi_t), polls: r.polls }
+          : { t: r.t, value: r.mean, min: r.lo_f, max: r.hi_f, polls: r.polls },
+      ),
+      from,
+      to,
+      seconds,
+    ),
+  }));
+  return {
+    metric,
+    range,
+    bucket,
+    bucketSeconds: seconds,
+    unit: c.unit,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    endpoints,
+  };
+}
