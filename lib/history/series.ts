@@ -95,8 +95,9 @@ export async function modelSeries(db: Db, modelId: string, metric: Metric, range
      ${useHourly ? Prisma.sql`WHERE eps.rolled IS NULL OR s."observedAt" >= eps.rolled + interval '1 hour'` : Prisma.empty}`;
   const hourlyMean = c.mean ? col("h", c.mean) : Prisma.sql`NULL::float8`;
   const hourlyPart = Prisma.sql`
-    SELECT h."endpointId", h.hour, h.count, CASE WHEN ${col("h", c.mean ?? c.max)} IS NULL THEN 0 ELSE h.count END,
-           ${hourlyMean}::float8 * h.count, ${col("h", c.min)}::numeric, ${col("h", c.max)}::numeric
+    SELECT h."endpointId" AS eid, h.hour AS ts, h.count AS n,
+           CASE WHEN ${col("h", c.mean ?? c.max)} IS NULL THEN 0 ELSE h.count END AS vn,
+           ${hourlyMean}::float8 * h.count AS vsum, ${col("h", c.min)}::numeric AS lo, ${col("h", c.max)}::numeric AS hi
       FROM eps JOIN "EndpointHourly" h ON h."endpointId" = eps.id AND h.hour >= ${from} AND h.hour < ${to}
      UNION ALL`;
 
