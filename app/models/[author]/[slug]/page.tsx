@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { HistorySection } from "@/components/history/history-section";
 import { DemoBanner } from "@/components/layout/demo-banner";
 import { PollNowButton } from "@/components/models/poll-now-button";
 import { PollStatus } from "@/components/models/poll-status";
@@ -60,7 +61,7 @@ export default async function ModelPage({ params }: Props) {
         </p>
       )}
       {/* slot: calculator (issue 4) */}
-      {/* slot: history (issue 5) */}
+      <HistorySection modelId={modelId} />
     </div>
   );
 }
