@@ -22,3 +22,14 @@ export function bucketLabel(ms: number, bucketSeconds: number): string {
   const width = bucketWidth(bucketSeconds);
   return bucketSeconds >= 86400 ? `${day} UTC (${width})` : `${day} ${time} UTC (${width})`;
 }
+
+const HOUR = 3_600_000;
+const TICK_STEP: Record<Range, number> = { "24h": 3 * HOUR, "7d": 24 * HOUR, "30d": 5 * 24 * HOUR, "90d": 14 * 24 * HOUR };
+
+/** Round UTC instants for the time axis: every 3 hours over a day, every day over a week, ... */
+export function timeTicks(from: number, to: number, range: Range): number[] {
+  const step = TICK_STEP[range];
+  const ticks: number[] = [];
+  for (let t = Math.ceil(from / step) * step; t <= to; t += step) ticks.push(t);
+  return ticks;
+}

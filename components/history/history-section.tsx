@@ -32,6 +32,7 @@ const hasValues = (s: Series | undefined) => Boolean(s?.endpoints.some((e) => e.
 const percent = (v: number | string) => `${Number(v).toFixed(1)}%`;
 const usd = (v: number | string) => (typeof v === "string" ? `$${v}` : `$${v.toFixed(2)}`);
 const ms = (v: number | string) => `${Math.round(Number(v)).toLocaleString("en-US")} ms`;
+const plain = (v: number) => Math.round(v).toLocaleString("en-US");
 const tps = (v: number | string) => `${Number(v).toFixed(0)} tok/s`;
 
 /** Uptime, price, latency and throughput over time for every endpoint, and the change log. */
@@ -101,10 +102,10 @@ export function HistorySection({ modelId, includedTags, uptimeThreshold = 95 }: 
           <SeriesChart title="Output price ($ per million tokens)" series={output.data} range={range} lines={lines} format={usd} yDomain={[0, "auto"]} />
         )}
         {latency.data && hasValues(latency.data) && (
-          <SeriesChart title="Latency p50 (ms)" series={latency.data} range={range} lines={lines} format={ms} yDomain={[0, "auto"]} />
+          <SeriesChart title="Latency p50 (ms)" series={latency.data} range={range} lines={lines} format={ms} axisFormat={plain} yDomain={[0, "auto"]} />
         )}
         {throughput.data && hasValues(throughput.data) && (
-          <SeriesChart title="Throughput p50 (tokens per second)" series={throughput.data} range={range} lines={lines} format={tps} yDomain={[0, "auto"]} />
+          <SeriesChart title="Throughput p50 (tokens per second)" series={throughput.data} range={range} lines={lines} format={tps} axisFormat={plain} yDomain={[0, "auto"]} />
         )}
       </div>
       <ChangeLog modelId={modelId} />

@@ -3,7 +3,7 @@
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { Range } from "@/lib/history/buckets";
 import type { Series } from "@/lib/history/series";
-import { bucketLabel, bucketWidth, tickLabel } from "./format-time";
+import { bucketLabel, bucketWidth, tickLabel, timeTicks } from "./format-time";
 
 export interface ChartLine {
   tag: string;
@@ -18,6 +18,8 @@ interface Props {
   /** The endpoints drawn, in legend order. */
   lines: ChartLine[];
   format: (value: number | string) => string;
+  /** Axis labels, when shorter than the tooltip's (the unit is in the title). */
+  axisFormat?: (value: number) => string;
   yDomain?: [number | "auto", number | "auto"];
   threshold?: number;
 }
@@ -28,7 +30,7 @@ type Row = Record<string, number | null>;
  * One metric over time, a line per visible endpoint. Buckets without a poll are null and the
  * line breaks there (connectNulls off): a gap is never drawn as a zero or bridged over.
  */
-export function SeriesChart({ title, series, range, lines, format, yDomain, threshold }: Props) {
+export function SeriesChart({ title, series, range, lines, format, axisFormat, yDomain, threshold }: Props) {
   const byTag = new Map(series.endpoints.map((e) => [e.tag, e]));
   const drawn = lines.filter((l) => byTag.has(l.tag));
   const first = series.endpoints[0]?.points ?? [];
@@ -66,13 +68,15 @@ export function SeriesChart({ title, series, range, lines, format, yDomain, thre
                 type="number"
                 scale="time"
                 domain={[from, to]}
+                allowDataOverflow
+                ticks={timeTicks(from, to, range)}
                 tickFormatter={(v: number) => tickLabel(v, range)}
                 tick={{ fontSize: 11, fill: "#64748b" }}
-                minTickGap={24}
+                minTickGap={16}
               />
               <YAxis
                 domain={yDomain ?? ["auto", "auto"]}
-                tickFormatter={(v: number) => format(v)}
+                tickFormatter={(v: number) => (axisFormat ?? format)(v)}
                 tick={{ fontSize: 11, fill: "#64748b" }}
                 width={64}
               />

@@ -24,9 +24,11 @@ export async function recordChanges(
   snapshot: NormalisedSnapshot,
   uptimeThreshold: number = env.UPTIME_THRESHOLD,
 ): Promise<number> {
+  // The poll being written is recorded after this runs, so the newest ok poll is the previous one
+  // (read through the (modelId, startedAt) index).
   const last = await tx.modelPoll.findFirst({
-    where: { modelId, ok: true, observedAt: { lt: observedAt } },
-    orderBy: { observedAt: "desc" },
+    where: { modelId, ok: true },
+    orderBy: { startedAt: "desc" },
     select: { observedAt: true },
   });
   let previous: EndpointState[] | null = null;

@@ -60,16 +60,13 @@ export interface Series {
 }
 
 interface Row {
-  endpoint_id: number;
-  tag: string;
-  provider: string;
+  eid: number;
   t: Date;
   polls: number;
-  mean: number | null;
-  lo_f: number | null;
-  hi_f: number | null;
-  lo_t: string | null;
-  hi_t: string | null;
+  /** float8 for float metrics, text (exact decimal) for prices. */
+  value: number | string | null;
+  lo: number | string | null;
+  hi: number | string | null;
 }
 
 export interface SeriesOptions {
@@ -87,9 +84,11 @@ export async function modelSeries(db: Db, modelId: string, metric: Metric, range
   const useHourly = seconds >= 3600;
 
   const rawValue = col("s", c.raw);
+  // Prices stay exact (numeric); the other metrics are floats and aggregate as such.
+  const bound = Prisma.raw(c.kind === "price" ? "numeric" : "float8");
   const rawPart = Prisma.sql`
     SELECT s."endpointId" AS eid, s."observedAt" AS ts, 1 AS n, (${rawValue} IS NOT NULL)::int AS vn,
-           ${rawValue}::float8 AS vsum, ${rawValue}::numeric AS lo, ${rawValue}::numeric AS hi
+           ${rawValue}::float8 AS vsum, ${rawValue}::${bound} AS lo, ${rawValue}::${bound} AS hi
       FROM eps JOIN "EndpointSample" s
         ON s."endpointId" = eps.id AND s."observedAt" >= ${from} AND s."observedAt" < ${to}
      ${useHourly ? Prisma.sql`WHERE eps.rolled IS NULL OR s."observedAt" >= eps.rolled + interval '1 hour'` : Prisma.empty}`;
@@ -97,7 +96,7 @@ export async function modelSeries(db: Db, modelId: string, metric: Metric, range
   const hourlyPart = Prisma.sql`
     SELECT h."endpointId" AS eid, h.hour AS ts, h.count AS n,
            CASE WHEN ${col("h", c.mean ?? c.max)} IS NULL THEN 0 ELSE h.count END AS vn,
-           ${hourlyMean}::float8 * h.count AS vsum, ${col("h", c.min)}::numeric AS lo, ${col("h", c.max)}::numeric AS hi
+           ${hourlyMean}::float8 * h.count AS vsum, ${col("h", c.min)}::${bound} AS lo, ${col("h", c.max)}::${bound} AS hi
       FROM eps JOIN "EndpointHourly" h ON h."endpointId" = eps.id AND h.hour >= ${from} AND h.hour < ${to}
      UNION ALL`;
 
@@ -114,25 +113,29 @@ export async function modelSeries(db: Db, modelId: string, metric: Metric, range
              min(lo) AS lo, max(hi) AS hi
         FROM parts GROUP BY 1, 2
     )
-    SELECT b.eid AS endpoint_id, e.tag, e."providerName" AS provider, b.t, b.polls, b.mean,
-           b.lo::float8 AS lo_f, b.hi::float8 AS hi_f, b.lo::text AS lo_t, b.hi::text AS hi_t
-      FROM buckets b JOIN "Endpoint" e ON e.id = b.eid
-     ORDER BY e.tag, b.t`;
+    SELECT eid, t, polls, ${c.kind === "price" ? Prisma.sql`hi::text AS value, lo::text AS lo, hi::text AS hi` : Prisma.sql`mean AS value, lo, hi`}
+      FROM buckets ORDER BY eid, t`;
 
-  const byEndpoint = new Map<number, { tag: string; provider: string; rows: Row[] }>();
+  // Only the endpoints with a poll in the window get a line; names are read once, not per row.
+  const rowsByEndpoint = new Map<number, Row[]>();
   for (const row of rows) {
-    const entry = byEndpoint.get(row.endpoint_id) ?? { tag: row.tag, provider: row.provider, rows: [] };
-    entry.rows.push(row);
-    byEndpoint.set(row.endpoint_id, entry);
+    const list = rowsByEndpoint.get(row.eid) ?? [];
+    list.push(row);
+    rowsByEndpoint.set(row.eid, list);
   }
-  const endpoints = [...byEndpoint.values()].map(({ tag, provider, rows: endpointRows }) => ({
+  const names = rowsByEndpoint.size
+    ? await db.endpoint.findMany({ where: { id: { in: [...rowsByEndpoint.keys()] } }, select: { id: true, tag: true, providerName: true }, orderBy: { tag: "asc" } })
+    : [];
+  const price = (v: number | string | null) => priceString(v === null ? null : String(v));
+  const float = (v: number | string | null) => (v === null ? null : Number(v));
+  const endpoints = names.map(({ id, tag, providerName }) => ({
     tag,
-    provider,
+    provider: providerName,
     points: fillBuckets<SeriesValue>(
-      endpointRows.map((r) =>
+      (rowsByEndpoint.get(id) ?? []).map((r) =>
         c.kind === "price"
-          ? { t: r.t, value: priceString(r.hi_t), min: priceString(r.lo_t), max: priceString(r.hi_t), polls: r.polls }
-          : { t: r.t, value: r.mean, min: r.lo_f, max: r.hi_f, polls: r.polls },
+          ? { t: r.t, value: price(r.value), min: price(r.lo), max: price(r.hi), polls: r.polls }
+          : { t: r.t, value: float(r.value), min: float(r.lo), max: float(r.hi), polls: r.polls },
       ),
       from,
       to,
