@@ -43,7 +43,8 @@ export function SeriesChart({ title, series, range, lines, format, axisFormat, y
     return row;
   });
   const from = Date.parse(series.from);
-  const to = Date.parse(series.to) - series.bucketSeconds * 1000;
+  // Up to the end of the last bucket, so the newest point is drawn whole inside the plot.
+  const to = Date.parse(series.to);
   const pointsWithData = (tag: string) => byTag.get(tag)?.points.filter((p) => p.value !== null).length ?? 0;
 
   return (

@@ -90,8 +90,8 @@ export async function modelSeries(db: Db, modelId: string, metric: Metric, range
     SELECT s."endpointId" AS eid, s."observedAt" AS ts, 1 AS n, (${rawValue} IS NOT NULL)::int AS vn,
            ${rawValue}::float8 AS vsum, ${rawValue}::${bound} AS lo, ${rawValue}::${bound} AS hi
       FROM eps JOIN "EndpointSample" s
-        ON s."endpointId" = eps.id AND s."observedAt" >= ${from} AND s."observedAt" < ${to}
-     ${useHourly ? Prisma.sql`WHERE eps.rolled IS NULL OR s."observedAt" >= eps.rolled + interval '1 hour'` : Prisma.empty}`;
+        ON s."endpointId" = eps.id AND s."observedAt" < ${to}
+       AND s."observedAt" >= ${useHourly ? Prisma.sql`greatest(${from}::timestamptz, eps.rolled + interval '1 hour')` : Prisma.sql`${from}::timestamptz`}`;
   const hourlyMean = c.mean ? col("h", c.mean) : Prisma.sql`NULL::float8`;
   const hourlyPart = Prisma.sql`
     SELECT h."endpointId" AS eid, h.hour AS ts, h.count AS n,
