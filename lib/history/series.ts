@@ -86,18 +86,26 @@ export async function modelSeries(db: Db, modelId: string, metric: Metric, range
   const rawValue = col("s", c.raw);
   // Prices stay exact (numeric); the other metrics are floats and aggregate as such.
   const bound = Prisma.raw(c.kind === "price" ? "numeric" : "float8");
+  // Each part is a LATERAL subquery per endpoint (OFFSET 0 keeps the planner from flattening it),
+  // so both tables are read by primary-key range scans: with a join instead, PostgreSQL could not
+  // estimate the per-endpoint bounds and chose sequential scans of the whole table.
   const rawPart = Prisma.sql`
-    SELECT s."endpointId" AS eid, s."observedAt" AS ts, 1 AS n, (${rawValue} IS NOT NULL)::int AS vn,
-           ${rawValue}::float8 AS vsum, ${rawValue}::${bound} AS lo, ${rawValue}::${bound} AS hi
-      FROM eps JOIN "EndpointSample" s
-        ON s."endpointId" = eps.id AND s."observedAt" < ${to}
-       AND s."observedAt" >= ${useHourly ? Prisma.sql`greatest(${from}::timestamptz, eps.rolled + interval '1 hour')` : Prisma.sql`${from}::timestamptz`}`;
+    SELECT p.* FROM eps CROSS JOIN LATERAL (
+      SELECT s."endpointId" AS eid, s."observedAt" AS ts, 1 AS n, (${rawValue} IS NOT NULL)::int AS vn,
+             ${rawValue}::float8 AS vsum, ${rawValue}::${bound} AS lo, ${rawValue}::${bound} AS hi
+        FROM "EndpointSample" s
+       WHERE s."endpointId" = eps.id AND s."observedAt" < ${to}
+         AND s."observedAt" >= ${useHourly ? Prisma.sql`greatest(${from}::timestamptz, eps.rolled + interval '1 hour')` : Prisma.sql`${from}::timestamptz`}
+      OFFSET 0) p`;
   const hourlyMean = c.mean ? col("h", c.mean) : Prisma.sql`NULL::float8`;
   const hourlyPart = Prisma.sql`
-    SELECT h."endpointId" AS eid, h.hour AS ts, h.count AS n,
-           CASE WHEN ${col("h", c.mean ?? c.max)} IS NULL THEN 0 ELSE h.count END AS vn,
-           ${hourlyMean}::float8 * h.count AS vsum, ${col("h", c.min)}::${bound} AS lo, ${col("h", c.max)}::${bound} AS hi
-      FROM eps JOIN "EndpointHourly" h ON h."endpointId" = eps.id AND h.hour >= ${from} AND h.hour < ${to}
+    SELECT p.* FROM eps CROSS JOIN LATERAL (
+      SELECT h."endpointId" AS eid, h.hour AS ts, h.count AS n,
+             CASE WHEN ${col("h", c.mean ?? c.max)} IS NULL THEN 0 ELSE h.count END AS vn,
+             ${hourlyMean}::float8 * h.count AS vsum, ${col("h", c.min)}::${bound} AS lo, ${col("h", c.max)}::${bound} AS hi
+        FROM "EndpointHourly" h
+       WHERE h."endpointId" = eps.id AND h.hour >= ${from} AND h.hour < ${to}
+      OFFSET 0) p
      UNION ALL`;
 
   const rows = await db.$queryRaw<Row[]>`
