@@ -59,14 +59,12 @@ export interface Series {
   endpoints: EndpointSeries[];
 }
 
+/** A bucket as [start in epoch ms, polls, value, min, max]; float8 for floats, text for prices. */
+type PointTuple = [number, number, number | string | null, number | string | null, number | string | null];
+
 interface Row {
   eid: number;
-  t: Date;
-  polls: number;
-  /** float8 for float metrics, text (exact decimal) for prices. */
-  value: number | string | null;
-  lo: number | string | null;
-  hi: number | string | null;
+  points: PointTuple[];
 }
 
 export interface SeriesOptions {
@@ -121,16 +119,13 @@ export async function modelSeries(db: Db, modelId: string, metric: Metric, range
              min(lo) AS lo, max(hi) AS hi
         FROM parts GROUP BY 1, 2
     )
-    SELECT eid, t, polls, ${c.kind === "price" ? Prisma.sql`hi::text AS value, lo::text AS lo, hi::text AS hi` : Prisma.sql`mean AS value, lo, hi`}
-      FROM buckets ORDER BY eid, t`;
+    -- One row per endpoint carrying its buckets as JSON: far cheaper to hand over than a row per bucket.
+    SELECT eid, json_agg(json_build_array((extract(epoch FROM t) * 1000)::bigint, polls,
+             ${c.kind === "price" ? Prisma.sql`hi::text, lo::text, hi::text` : Prisma.sql`mean, lo, hi`}) ORDER BY t) AS points
+      FROM buckets GROUP BY eid`;
 
   // Only the endpoints with a poll in the window get a line; names are read once, not per row.
-  const rowsByEndpoint = new Map<number, Row[]>();
-  for (const row of rows) {
-    const list = rowsByEndpoint.get(row.eid) ?? [];
-    list.push(row);
-    rowsByEndpoint.set(row.eid, list);
-  }
+  const rowsByEndpoint = new Map(rows.map((r) => [r.eid, r.points]));
   const names = rowsByEndpoint.size
     ? await db.endpoint.findMany({ where: { id: { in: [...rowsByEndpoint.keys()] } }, select: { id: true, tag: true, providerName: true }, orderBy: { tag: "asc" } })
     : [];
@@ -140,10 +135,10 @@ export async function modelSeries(db: Db, modelId: string, metric: Metric, range
     tag,
     provider: providerName,
     points: fillBuckets<SeriesValue>(
-      (rowsByEndpoint.get(id) ?? []).map((r) =>
+      (rowsByEndpoint.get(id) ?? []).map(([t, polls, value, lo, hi]) =>
         c.kind === "price"
-          ? { t: r.t, value: price(r.value), min: price(r.lo), max: price(r.hi), polls: r.polls }
-          : { t: r.t, value: float(r.value), min: float(r.lo), max: float(r.hi), polls: r.polls },
+          ? { t: new Date(t), value: price(value), min: price(lo), max: price(hi), polls }
+          : { t: new Date(t), value: float(value), min: float(lo), max: float(hi), polls },
       ),
       from,
       to,
