@@ -67,8 +67,12 @@ export async function rollupHistory(db: Db, options: RollupOptions): Promise<Rol
                min(s.uptime30m), avg(s.uptime30m), max(s.uptime30m), avg(s."latencyP50"), avg(s."throughputP50"),
                min(s."inputPricePerM"), max(s."inputPricePerM"), min(s."outputPricePerM"), max(s."outputPricePerM")
           FROM starts b
-          JOIN "EndpointSample" s ON s."endpointId" = b.id AND s."observedAt" >= b.start_hour
-           AND s."observedAt" < least(b.start_hour + ${batchHours}::int * interval '1 hour', ${completeBefore}::timestamptz)
+          -- Per endpoint, a primary-key range scan (OFFSET 0 keeps it from being flattened into a join).
+          CROSS JOIN LATERAL (
+            SELECT * FROM "EndpointSample" x
+             WHERE x."endpointId" = b.id AND x."observedAt" >= b.start_hour
+               AND x."observedAt" < least(b.start_hour + ${batchHours}::int * interval '1 hour', ${completeBefore}::timestamptz)
+            OFFSET 0) s
          GROUP BY 1, 2
         ON CONFLICT ("endpointId", hour) DO UPDATE SET
                count = EXCLUDED.count, "uptime30mMin" = EXCLUDED."uptime30mMin", "uptime30mMean" = EXCLUDED."uptime30mMean",
@@ -104,7 +108,10 @@ export async function rollupHistory(db: Db, options: RollupOptions): Promise<Rol
         SELECT s.ctid
           FROM "Endpoint" e
           JOIN LATERAL (SELECT max(h.hour) AS rolled FROM "EndpointHourly" h WHERE h."endpointId" = e.id) w ON w.rolled IS NOT NULL
-          JOIN "EndpointSample" s ON s."endpointId" = e.id AND s."observedAt" < least(w.rolled + interval '1 hour', ${cutoff}::timestamptz)
+          CROSS JOIN LATERAL (
+            SELECT x.ctid FROM "EndpointSample" x
+             WHERE x."endpointId" = e.id AND x."observedAt" < least(w.rolled + interval '1 hour', ${cutoff}::timestamptz)
+             LIMIT ${deleteBatch}::int) s
          LIMIT ${deleteBatch}::int)`;
     result.rawDeleted += deleted;
     if (deleted < deleteBatch) break;
