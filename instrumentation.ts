@@ -1,10 +1,17 @@
 // Runs once when the server starts: opens the database (applying migrations) before the first
-// request, then starts the in-process poll scheduler.
+// request, then starts the in-process poll scheduler. A database that cannot be reached at start
+// must not take the server down with it: requests then answer 503 (and /api/health says why),
+// and the database is opened on the first request or scheduled poll after it is back.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getOpenedDb } = await import("./lib/db/client");
-  const opened = await getOpenedDb();
-  console.log(`[routeboard] database ready (${opened.engine})`);
+  try {
+    const opened = await getOpenedDb();
+    console.log(`[routeboard] database ready (${opened.engine})`);
+  } catch (err) {
+    const reason = (err as Error).message.split("\n")[0];
+    console.error(`[routeboard] the database cannot be reached at start (${reason}); will retry on the next request or poll`);
+  }
   const { startScheduler } = await import("./lib/poller/service");
   if (startScheduler()) console.log("[routeboard] poll scheduler started");
 }

@@ -15,7 +15,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       <body className="min-h-screen font-sans">
         <Providers>
           <SiteHeader />
-          <main className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6">{children}</main>
+          <main className="mx-auto w-full max-w-screen-2xl px-4 py-6 sm:px-6">{children}</main>
         </Providers>
       </body>
     </html>

@@ -1,6 +1,9 @@
 import Link from "next/link";
+import { connection } from "next/server";
 
-export default function NotFound() {
+export default async function NotFound() {
+  // Rendered per request, like every page, so its scripts carry the request's CSP nonce.
+  await connection();
   return (
     <div className="mx-auto max-w-lg py-16 text-center">
       <h1 className="text-2xl font-semibold">Not found</h1>

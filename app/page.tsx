@@ -1,14 +1,14 @@
 import Link from "next/link";
 import { DemoBanner } from "@/components/layout/demo-banner";
+import { ModelPicker } from "@/components/models/model-picker";
 import { PollNowButton } from "@/components/models/poll-now-button";
 import { PollStatus } from "@/components/models/poll-status";
-import { getDb } from "@/lib/db/client";
-import { listWatchedModels } from "@/lib/queries/models";
+import { watchedModelsForView } from "@/lib/queries/cached";
 
 export const dynamic = "force-dynamic";
 
 export default async function HomePage() {
-  const models = await listWatchedModels(await getDb());
+  const models = await watchedModelsForView();
   return (
     <div className="space-y-6">
       {models.some((m) => m.demo) && <DemoBanner />}
@@ -19,7 +19,10 @@ export default async function HomePage() {
             Each poll stores every provider endpoint of these models: quantization, prices, status and uptime.
           </p>
         </div>
-        <PollNowButton />
+        <div className="flex flex-wrap items-end gap-4">
+          <ModelPicker models={models.map((m) => ({ id: m.id, name: m.name }))} />
+          <PollNowButton />
+        </div>
       </div>
       <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
         <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Watched models">

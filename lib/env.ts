@@ -13,6 +13,12 @@ const schema = z.object({
   CRON_SECRET: z.string().min(1).optional(),
   RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   UPTIME_THRESHOLD: z.coerce.number().min(0).max(100).default(95),
+  /** "user:password": every page and API route (but /api/health) then asks for these. */
+  BASIC_AUTH: z
+    .string()
+    .regex(/^[^:]+:.+$/, "must look like user:password")
+    .optional(),
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -51,7 +51,10 @@ async function main() {
     ? {
         tag: "migrations",
         baseDir: migrationsDir,
-        lockfile: { path: "migration_lock.toml", content: null },
+        lockfile: {
+          path: "migration_lock.toml",
+          content: await readFile(path.join(migrationsDir, "migration_lock.toml"), "utf8").catch(() => null),
+        },
         shadowDbInitScript: "",
         migrationDirectories,
       }

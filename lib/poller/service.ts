@@ -2,6 +2,7 @@ import "server-only";
 import { getDb } from "../db/client";
 import { env } from "../env";
 import { openRouter } from "../openrouter/configured";
+import { clearMemo } from "../queries/memo";
 import { runAfterCycleSteps } from "./after-cycle";
 import { runPollCycle, type CycleResult } from "./cycle";
 
@@ -11,11 +12,15 @@ import { runPollCycle, type CycleResult } from "./cycle";
 export async function pollNow(trigger: string): Promise<CycleResult> {
   const db = await getDb();
   const client = openRouter();
-  return runPollCycle(db, client, {
-    trigger,
-    concurrency: env.POLL_CONCURRENCY,
-    afterModels: (cycleId) => runAfterCycleSteps(db, client, cycleId),
-  });
+  try {
+    return await runPollCycle(db, client, {
+      trigger,
+      concurrency: env.POLL_CONCURRENCY,
+      afterModels: (cycleId) => runAfterCycleSteps(db, client, cycleId),
+    });
+  } finally {
+    clearMemo(); // the pages show the new snapshot (or failure) at once
+  }
 }
 
 const holder = globalThis as unknown as { __routeboardScheduler?: NodeJS.Timeout };

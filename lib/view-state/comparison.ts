@@ -1,11 +1,12 @@
 import {
   createParser,
+  type inferParserType,
   parseAsArrayOf,
   parseAsBoolean,
-  parseAsFloat,
   parseAsStringLiteral,
 } from "nuqs/server";
 import { KNOWN_QUANTIZATIONS } from "../openrouter/schemas";
+import type { RuleSet } from "../rules/evaluate";
 
 // The comparison page's URL state: rules, thresholds and sort. Parsed by the server (page,
 // routing API) and the client (nuqs hooks) from this one definition, so a link reproduces a view.
@@ -45,6 +46,15 @@ export const parseAsAmount = createParser<string>({
   serialize: (v) => v,
 });
 
+/** A percentage from 0 to 100. */
+export const parseAsPercent = createParser<number>({
+  parse(value) {
+    const n = Number(value);
+    return value.trim() !== "" && Number.isFinite(n) && n >= 0 && n <= 100 ? n : null;
+  },
+  serialize: (v) => String(v),
+});
+
 const TAG = /^[a-z0-9][a-z0-9._/-]{0,99}$/i;
 export const parseAsTag = createParser<string>({
   parse: (value) => (TAG.test(value) ? value : null),
@@ -61,7 +71,7 @@ export const comparisonParsers = {
   /** Whether "unknown" (or unreported) quantization counts as acceptable. */
   unk: parseAsBoolean.withDefault(true),
   /** Minimum uptime in percent, and over which window. */
-  upmin: parseAsFloat.withDefault(0),
+  upmin: parseAsPercent.withDefault(0),
   upw: parseAsStringLiteral(UPTIME_WINDOWS).withDefault("30m"),
   /** Status must be 0. */
   st0: parseAsBoolean.withDefault(false),
@@ -73,3 +83,72 @@ export const comparisonParsers = {
   rsort: parseAsStringLiteral(ROUTING_SORTS).withDefault("price"),
 };
 
+
+export type ComparisonState = inferParserType<typeof comparisonParsers>;
+
+const ARRAY_ITEM_PARSERS: Partial<Record<keyof typeof comparisonParsers, { parse(v: string): unknown }>> = {
+  xq: { parse: (v) => ((KNOWN_QUANTIZATIONS as readonly string[]).includes(v) ? v : null) },
+  xp: parseAsTag,
+  ip: parseAsTag,
+};
+
+export interface ReadResult<S> {
+  state: S;
+  /** "key=value" for each part of the link that could not be read and fell back to its default. */
+  ignored: string[];
+}
+
+type RawParams = Record<string, string | string[] | undefined> | URLSearchParams;
+
+function rawValue(params: RawParams, key: string): string | undefined {
+  if (params instanceof URLSearchParams) return params.get(key) ?? undefined;
+  const v = params[key];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * Reads the comparison state from a link. Anything unreadable falls back to its default and is
+ * listed in `ignored`, so the page can say which part of the link it did not understand.
+ */
+export function readComparisonState(params: RawParams): ReadResult<ComparisonState> {
+  const ignored: string[] = [];
+  const state: Record<string, unknown> = {};
+  for (const [key, parser] of Object.entries(comparisonParsers)) {
+    const raw = rawValue(params, key);
+    const fallback = "defaultValue" in parser ? parser.defaultValue : null;
+    if (raw === undefined) {
+      state[key] = fallback;
+      continue;
+    }
+    const itemParser = ARRAY_ITEM_PARSERS[key as keyof typeof comparisonParsers];
+    if (itemParser) {
+      const items = raw.split(",").filter((s) => s !== "");
+      const good = items.filter((item) => itemParser.parse(item) !== null);
+      if (good.length < items.length) ignored.push(`${key}=${items.filter((i) => !good.includes(i)).join(",")}`);
+      state[key] = [...new Set(good)];
+      continue;
+    }
+    const parsed = parser.parse(raw);
+    if (parsed === null) {
+      ignored.push(`${key}=${raw}`);
+      state[key] = fallback;
+    } else {
+      state[key] = parsed;
+    }
+  }
+  return { state: state as ComparisonState, ignored };
+}
+
+export function toRuleSet(state: ComparisonState): RuleSet {
+  return {
+    excludedQuantizations: state.xq,
+    excludedTags: state.xp,
+    includedTags: state.ip,
+    acceptUnknown: state.unk,
+    minUptime: state.upmin,
+    uptimeWindow: state.upw,
+    requireStatusZero: state.st0,
+    maxInputPricePerM: state.maxin,
+    maxOutputPricePerM: state.maxout,
+  };
+}

@@ -23,7 +23,7 @@ test.describe("foundation: polls stored and shown", () => {
 
   test("a failed poll is said plainly and the last good data stays on the page", async ({ page, request }) => {
     await poll(request);
-    await replicaControl(request, "fault", { kind: "500", times: 10 });
+    await replicaControl(request, "fault", { kind: "500", times: 10, path: "/endpoints" });
     const result = await poll(request);
     expect(result.models[0].ok).toBe(false);
 

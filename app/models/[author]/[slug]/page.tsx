@@ -3,29 +3,41 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { HistorySection } from "@/components/history/history-section";
 import { DemoBanner } from "@/components/layout/demo-banner";
+import { ModelPicker } from "@/components/models/model-picker";
 import { PollNowButton } from "@/components/models/poll-now-button";
 import { PollStatus } from "@/components/models/poll-status";
-import { SnapshotTable } from "@/components/providers/snapshot-table";
+import { ComparisonView } from "@/components/providers/comparison-view";
 import { getDb } from "@/lib/db/client";
 import { formatUtc } from "@/lib/format";
 import { modelIdFromParams } from "@/lib/http";
-import { latestProviders } from "@/lib/queries/providers";
+import { loadComparison } from "@/lib/queries/comparison";
+import { listWatchedModels } from "@/lib/queries/models";
+import { listViews } from "@/lib/saved-views";
 
 export const dynamic = "force-dynamic";
 
 interface Props {
   params: Promise<{ author: string; slug: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: modelIdFromParams(await params) ?? "Model" };
 }
 
-export default async function ModelPage({ params }: Props) {
+export default async function ModelPage({ params, searchParams }: Props) {
   const modelId = modelIdFromParams(await params);
   if (!modelId) notFound();
-  const snapshot = await latestProviders(await getDb(), modelId);
-  if (!snapshot) notFound();
+  const query = await searchParams;
+  const db = await getDb();
+  const [comparison, views, models] = await Promise.all([
+    loadComparison(db, modelId, query),
+    listViews(db, modelId),
+    listWatchedModels(db),
+  ]);
+  if (!comparison) notFound();
+  const { snapshot } = comparison;
+  const activeView = typeof query.view === "string" ? (views.find((v) => v.slug === query.view)?.slug ?? null) : null;
 
   return (
     <div className="space-y-5">
@@ -42,25 +54,31 @@ export default async function ModelPage({ params }: Props) {
             {snapshot.endpoints.length} provider endpoints
           </p>
         </div>
-        <PollNowButton />
+        <div className="flex flex-wrap items-end gap-4">
+          <ModelPicker current={modelId} models={models.map((m) => ({ id: m.id, name: m.name }))} />
+          <PollNowButton />
+        </div>
       </div>
       {snapshot.lastFailure && (
         <div role="alert" aria-label="Last poll failed" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm">
-          <PollStatus
-            lastPoll={{ ...snapshot.lastFailure, ok: false }}
-            lastSuccessAt={snapshot.polledAt}
-          />
+          <PollStatus lastPoll={{ ...snapshot.lastFailure, ok: false }} lastSuccessAt={snapshot.polledAt} />
           {snapshot.polledAt && <p className="mt-1 text-slate-700">The table shows the last good data.</p>}
         </div>
       )}
       {snapshot.endpoints.length > 0 ? (
-        <SnapshotTable endpoints={snapshot.endpoints} />
+        <ComparisonView
+          modelId={modelId}
+          endpoints={snapshot.endpoints}
+          known={comparison.known}
+          views={views}
+          activeView={activeView}
+          ignored={comparison.ignored}
+        />
       ) : (
         <p className="rounded-md border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
           No snapshot of this model yet. Press “Poll now” to fetch its providers.
         </p>
       )}
-      {/* slot: calculator (issue 4) */}
       <HistorySection modelId={modelId} />
     </div>
   );

@@ -1,0 +1,77 @@
+import { NextResponse } from "next/server";
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { guarded, jsonError, zodMessage } from "@/lib/http";
+import { importUsage } from "@/lib/usage/import";
+import { MAX_IMPORT_BYTES } from "@/lib/usage/parse";
+
+export const dynamic = "force-dynamic";
+
+// POST /api/usage: a JSONL file of usage records, as the request body (any text type) or as the
+// `file` field of a multipart upload. Answers counts and the rejected lines by number.
+
+const querySchema = z.object({
+  filename: z.string().trim().min(1).max(200).regex(/^[^/\\\0]+$/, "a file name, not a path").optional(),
+});
+const bodySchema = z.string().refine((s) => s.trim().length > 0, "the body is empty: send JSONL, one usage record per line");
+const fileSchema = z.instanceof(File, { message: "expected a file in the `file` field" });
+
+const tooLarge = () => jsonError(413, `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB; split it into smaller files`);
+
+export const POST = guarded(async (request: Request) => {
+  const query = querySchema.safeParse({ filename: new URL(request.url).searchParams.get("filename") ?? undefined });
+  if (!query.success) return jsonError(400, zodMessage(query.error));
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_IMPORT_BYTES) return tooLarge();
+
+  const bytes = await readCapped(request, MAX_IMPORT_BYTES);
+  if (bytes === null) return tooLarge();
+
+  let filename = query.data.filename ?? "api-upload.jsonl";
+  let text: string;
+  const contentType = request.headers.get("content-type") ?? "";
+  if (contentType.startsWith("multipart/form-data")) {
+    let form: FormData;
+    try {
+      form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
+    } catch {
+      return jsonError(400, "file: the multipart body could not be read");
+    }
+    const file = fileSchema.safeParse(form.get("file"));
+    if (!file.success) return jsonError(400, `file: ${zodMessage(file.error)}`);
+    filename = query.data.filename ?? (file.data.name || filename).slice(0, 200);
+    text = await file.data.text();
+  } else {
+    text = new TextDecoder().decode(bytes);
+  }
+  const body = bodySchema.safeParse(text);
+  if (!body.success) return jsonError(400, `body: ${zodMessage(body.error)}`);
+
+  const result = await importUsage(await getDb(), filename, body.data);
+  return NextResponse.json(result);
+});
+
+/** The request body, or null as soon as it grows past `limit` bytes. */
+async function readCapped(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}

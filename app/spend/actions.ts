@@ -1,0 +1,38 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { saveBudget } from "@/lib/spend/budget";
+
+export interface BudgetActionState {
+  ok: boolean;
+  message: string;
+}
+
+// The start time comes from <input type="datetime-local"> and is read as UTC, as the page shows it.
+const schema = z.object({
+  amountUsd: z
+    .string()
+    .trim()
+    .transform((s) => s.replace(/^\$/, "").replace(/,/g, ""))
+    .pipe(z.string().regex(/^\d{1,9}(\.\d{1,2})?$/, "a positive amount in USD, like 100 or 250.50")),
+  startAt: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, "a date and time")
+    .transform((s) => new Date(`${s.length === 16 ? `${s}:00` : s}Z`))
+    .refine((d) => !Number.isNaN(d.getTime()), "a valid date and time"),
+});
+
+/** Saves the budget in force (amount and start). Server actions are same-origin only. */
+export async function saveBudgetAction(_prev: BudgetActionState | null, form: FormData): Promise<BudgetActionState> {
+  const parsed = schema.safeParse({ amountUsd: form.get("amountUsd") ?? "", startAt: form.get("startAt") ?? "" });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue.path[0] === "amountUsd" ? "Budget" : "Start";
+    return { ok: false, message: `${field}: use ${issue.message}` };
+  }
+  const saved = await saveBudget(await getDb(), parsed.data);
+  revalidatePath("/spend");
+  return { ok: true, message: `Saved: $${saved.amountUsd} from ${saved.startAt.toISOString().slice(0, 16).replace("T", " ")} UTC.` };
+}

@@ -1,0 +1,178 @@
+"use client";
+
+import { createSerializer, useQueryStates } from "nuqs";
+import { useCallback, useMemo, useState } from "react";
+import { toCsv } from "@/lib/csv";
+import type { KnownQuantizationEntry } from "@/lib/known-quantization";
+import type { ProviderRow } from "@/lib/queries/providers";
+import { buildRoutingExport } from "@/lib/routing/export";
+import { evaluateRules, summarise } from "@/lib/rules/evaluate";
+import { endpointFacts } from "@/lib/rules/facts";
+import type { SavedViewEntry } from "@/lib/saved-views";
+import { budgetParsers } from "@/lib/view-state/budget";
+import { comparisonParsers, toRuleSet, type ComparisonState } from "@/lib/view-state/comparison";
+import { CostCalculator } from "../budget/cost-calculator";
+import { CopyButton } from "../ui/copy-button";
+import { KnownQuantizationDialog } from "./known-quantization-dialog";
+import { ProviderTable, type TableRow } from "./provider-table";
+import { RoutingExportPanel } from "./routing-export-panel";
+import { RulesPanel } from "./rules-panel";
+import { SavedViewsPanel } from "./saved-views-panel";
+
+// Links and saved views carry the whole page: the rules and the calculator's plan.
+const serialize = createSerializer({ ...comparisonParsers, ...budgetParsers });
+
+interface Props {
+  modelId: string;
+  endpoints: ProviderRow[];
+  known: KnownQuantizationEntry[];
+  views: SavedViewEntry[];
+  activeView: string | null;
+  /** Parts of the link the server could not read (shown once, then the URL is rewritten). */
+  ignored: string[];
+}
+
+/** The comparison page's interactive part: rules → verdicts → table, export, saved views. */
+export function ComparisonView({ modelId, endpoints, known, views, activeView, ignored }: Props) {
+  const [urlState, setUrlState] = useQueryStates(comparisonParsers, { history: "replace", shallow: true });
+  const state = urlState as ComparisonState;
+  const [budgetState] = useQueryStates(budgetParsers);
+  const [editing, setEditing] = useState<TableRow | null>(null);
+
+  const rules = useMemo(() => toRuleSet(state), [state]);
+  const facts = useMemo(() => endpointFacts(endpoints, known), [endpoints, known]);
+  const verdicts = useMemo(() => evaluateRules(facts, rules), [facts, rules]);
+  const routing = useMemo(() => buildRoutingExport(facts, verdicts, rules, state.rsort), [facts, verdicts, rules, state.rsort]);
+
+  const healthLine = state.upmin > 0 ? state.upmin : 95;
+  const rows: TableRow[] = useMemo(() => {
+    const knownByTag = new Map(known.map((k) => [k.tag, k]));
+    return endpoints.map((e, i) => {
+      const uptime = { "5m": e.uptime5m, "30m": e.uptime30m, "1d": e.uptime1d }[state.upw];
+      const unhealthy =
+        e.status !== null && e.status !== 0
+          ? `status ${e.status}`
+          : uptime !== null && uptime < healthLine
+            ? `uptime ${uptime.toFixed(1)}%`
+            : null;
+      return { ...e, verdict: verdicts[i], known: knownByTag.get(e.tag) ?? null, unhealthy };
+    });
+  }, [endpoints, known, verdicts, state.upw, healthLine]);
+
+  const setState = useCallback((patch: Partial<ComparisonState>) => void setUrlState(patch), [setUrlState]);
+
+  const toggleLabel = useCallback(
+    (row: TableRow) => `${toggleAction(row, state) === "exclude" ? "Exclude" : "Include"} ${row.provider}`,
+    [state],
+  );
+  const onToggle = useCallback(
+    (row: TableRow) => {
+      const tag = row.tag;
+      const action = toggleAction(row, state);
+      if (action === "exclude") {
+        const wasManualInclude = state.ip.includes(tag);
+        setState({
+          ip: state.ip.filter((t) => t !== tag),
+          xp: wasManualInclude ? state.xp : [...state.xp, tag],
+        });
+      } else if (state.xp.includes(tag)) {
+        setState({ xp: state.xp.filter((t) => t !== tag) });
+      } else {
+        setState({ ip: [...state.ip, tag] });
+      }
+    },
+    [state, setState],
+  );
+
+  const query = serialize({ ...state, ...budgetState }).replace(/^\?/, "");
+  const included = rows.filter((r) => r.verdict.included);
+
+  const downloadCsv = () => {
+    const header = ["provider", "tag", "verdict", "quantization", "team quantization", "input $/M", "output $/M", "cache read $/M", "status", "uptime 5m", "uptime 30m", "uptime 1d", "latency p50 ms", "throughput p50", "context", "max output"];
+    const sorted = sortRowsLikeTable(rows, state);
+    const csv = toCsv(
+      header,
+      sorted.map((r) => [r.provider, r.tag, r.verdict.label, r.quantization, r.known?.quantization ?? null, r.inputPricePerM, r.outputPricePerM, r.cacheReadPricePerM, r.status, r.uptime5m, r.uptime30m, r.uptime1d, r.latencyP50Ms, r.throughputP50, r.contextLength, r.maxCompletionTokens]),
+    );
+    const url = URL.createObjectURL(new Blob([csv], { type: "text/csv" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = `providers-${modelId.replace("/", "-")}.csv`;
+    a.click();
+    URL.revokeObjectURL(url);
+  };
+
+  return (
+    <div className="space-y-4">
+      {ignored.length > 0 && (
+        <p role="status" aria-label="Link notice" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          Part of this link could not be read and was ignored: <code>{ignored.join(", ")}</code>. Those settings show their
+          defaults.
+        </p>
+      )}
+      <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm">
+        <p aria-live="polite" className="text-base font-semibold text-slate-900" data-testid="summary">
+          {summarise(verdicts)}
+        </p>
+        <div className="flex flex-wrap items-center gap-2">
+          <CopyButton text={typeof window === "undefined" ? "" : `${window.location.origin}/models/${modelId}${query ? `?${query}` : ""}`} label="Copy link" />
+          <button type="button" onClick={downloadCsv} className="rounded-md border border-slate-300 bg-white px-2.5 py-1 text-sm text-slate-700 shadow-sm hover:bg-slate-50">
+            Export CSV
+          </button>
+        </div>
+      </div>
+      <RulesPanel state={state} onChange={setState} />
+      <ProviderTable
+        rows={rows}
+        sort={state.sort}
+        onSortChange={(sort) => setState({ sort })}
+        onToggle={onToggle}
+        toggleLabel={toggleLabel}
+        onRecordQuantization={setEditing}
+      />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <RoutingExportPanel
+          routing={routing}
+          sort={state.rsort}
+          onSortChange={(rsort) => setState({ rsort })}
+          apiPath={`/api/models/${modelId}/routing${query ? `?${query}` : ""}`}
+        />
+        <SavedViewsPanel modelId={modelId} views={views} activeSlug={activeView} query={query} />
+      </div>
+      <CostCalculator
+        providers={included.map((r) => ({ tag: r.tag, provider: r.provider, inputPricePerM: r.inputPricePerM, outputPricePerM: r.outputPricePerM }))}
+      />
+      <KnownQuantizationDialog
+        modelId={modelId}
+        target={editing && { tag: editing.tag, provider: editing.provider, reported: editing.quantization, known: editing.known }}
+        onClose={() => setEditing(null)}
+      />
+    </div>
+  );
+}
+
+/** What the row's button does: exclude an included row, or include an excluded one. */
+function toggleAction(row: TableRow, state: ComparisonState): "exclude" | "include" {
+  if (state.xp.includes(row.tag)) return "include";
+  if (state.ip.includes(row.tag)) return "exclude";
+  const quantExcluded = row.verdict.reasons.some((r) => r.kind === "quantization" || r.kind === "unknown");
+  return quantExcluded ? "include" : "exclude";
+}
+
+function sortRowsLikeTable(rows: TableRow[], state: ComparisonState): TableRow[] {
+  const { column, desc } = state.sort;
+  const key = (r: TableRow): string | number | null => {
+    if (column === "verdict") return r.verdict.included ? 0 : 1;
+    const v = r[column as keyof ProviderRow];
+    if (v === null || v === undefined || Array.isArray(v)) return null;
+    return typeof v === "number" || column.endsWith("PricePerM") ? Number(v) : String(v);
+  };
+  return [...rows].sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    if (x === null) return y === null ? 0 : 1;
+    if (y === null) return -1;
+    const cmp = x < y ? -1 : x > y ? 1 : 0;
+    return desc ? -cmp : cmp;
+  });
+}

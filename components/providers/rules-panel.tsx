@@ -1,0 +1,159 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { KNOWN_QUANTIZATIONS, type KnownQuantization } from "@/lib/openrouter/schemas";
+import { QUANT_CLASSES, QUANT_CLASS_IDS, type QuantClass } from "@/lib/rules/quantization";
+import { UPTIME_WINDOWS, type ComparisonState, type UptimeWindow } from "@/lib/view-state/comparison";
+
+type Patch = Partial<ComparisonState>;
+
+interface Props {
+  state: ComparisonState;
+  onChange(patch: Patch): void;
+}
+
+const toggleClass =
+  "rounded-md border px-2.5 py-1 text-sm transition-colors aria-pressed:border-rose-300 aria-pressed:bg-rose-50 aria-pressed:text-rose-800 border-slate-300 bg-white text-slate-700 hover:bg-slate-50";
+
+/** Include/exclude rules, set by clicking. Every control writes to the URL. */
+export function RulesPanel({ state, onChange }: Props) {
+  const excluded = new Set<string>(state.xq);
+  const unknownExcluded = !state.unk;
+
+  const classExcluded = (id: QuantClass) =>
+    id === "unknown" ? unknownExcluded : QUANT_CLASSES[id].values.every((q) => excluded.has(q));
+
+  const toggleQuantClass = (id: QuantClass) => {
+    if (id === "unknown") return onChange({ unk: !state.unk, xq: state.xq.filter((q) => q !== "unknown") });
+    const values: readonly KnownQuantization[] = QUANT_CLASSES[id].values;
+    const next = classExcluded(id) ? state.xq.filter((q) => !values.includes(q)) : [...new Set([...state.xq, ...values])];
+    onChange({ xq: next });
+  };
+  const toggleValue = (q: KnownQuantization) => {
+    if (q === "unknown") return toggleQuantClass("unknown");
+    onChange({ xq: excluded.has(q) ? state.xq.filter((x) => x !== q) : [...state.xq, q] });
+  };
+
+  return (
+    <section aria-labelledby="rules-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <h2 id="rules-heading" className="text-sm font-semibold text-slate-900">Rules</h2>
+      <div className="mt-3 grid gap-5 lg:grid-cols-[3fr_2fr]">
+        <fieldset>
+          <legend className="text-xs font-medium tracking-wide text-slate-500 uppercase">Quantization</legend>
+          <div className="mt-2 flex flex-wrap gap-2" role="group" aria-label="Quantization classes">
+            {QUANT_CLASS_IDS.map((id) => (
+              <button
+                key={id}
+                type="button"
+                aria-pressed={classExcluded(id)}
+                onClick={() => toggleQuantClass(id)}
+                className={toggleClass}
+              >
+                Exclude {QUANT_CLASSES[id].label}
+              </button>
+            ))}
+          </div>
+          <div className="mt-2 flex flex-wrap gap-1.5" role="group" aria-label="Quantization values">
+            {KNOWN_QUANTIZATIONS.map((q) => (
+              <button
+                key={q}
+                type="button"
+                aria-pressed={q === "unknown" ? unknownExcluded : excluded.has(q)}
+                aria-label={`Exclude ${q}`}
+                onClick={() => toggleValue(q)}
+                className={`${toggleClass} px-2 py-0.5 font-mono text-xs`}
+              >
+                {q}
+              </button>
+            ))}
+          </div>
+          <label className="mt-3 flex items-center gap-2 text-sm text-slate-700">
+            <input
+              type="checkbox"
+              checked={state.unk}
+              onChange={(e) => onChange({ unk: e.target.checked, xq: state.xq.filter((q) => q !== "unknown") })}
+              className="h-4 w-4 rounded border-slate-300"
+            />
+            Accept unknown quantization (flagged as unverified)
+          </label>
+        </fieldset>
+
+        <fieldset className="grid grid-cols-2 gap-3 text-sm">
+          <legend className="col-span-2 text-xs font-medium tracking-wide text-slate-500 uppercase">Thresholds</legend>
+          <label className="flex flex-col gap-1">
+            <span className="text-slate-700">Minimum uptime (%)</span>
+            <NumberInput
+              value={state.upmin === 0 ? "" : String(state.upmin)}
+              placeholder="off"
+              onCommit={(v) => onChange({ upmin: v === "" ? 0 : Math.min(100, Math.max(0, Number(v))) })}
+              pattern={/^\d{0,3}(\.\d{0,2})?$/}
+            />
+          </label>
+          <label className="flex flex-col gap-1">
+            <span className="text-slate-700">Uptime window</span>
+            <select
+              value={state.upw}
+              onChange={(e) => onChange({ upw: e.target.value as UptimeWindow })}
+              className="rounded-md border border-slate-300 bg-white px-2 py-1"
+            >
+              {UPTIME_WINDOWS.map((w) => (
+                <option key={w} value={w}>
+                  last {w}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col gap-1">
+            <span className="text-slate-700">Max input $/M</span>
+            <NumberInput value={state.maxin ?? ""} placeholder="any" onCommit={(v) => onChange({ maxin: v || null })} pattern={/^\d{0,6}(\.\d{0,6})?$/} />
+          </label>
+          <label className="flex flex-col gap-1">
+            <span className="text-slate-700">Max output $/M</span>
+            <NumberInput value={state.maxout ?? ""} placeholder="any" onCommit={(v) => onChange({ maxout: v || null })} pattern={/^\d{0,6}(\.\d{0,6})?$/} />
+          </label>
+          <label className="col-span-2 flex items-center gap-2 text-slate-700">
+            <input
+              type="checkbox"
+              checked={state.st0}
+              onChange={(e) => onChange({ st0: e.target.checked })}
+              className="h-4 w-4 rounded border-slate-300"
+            />
+            Status must be 0 (OpenRouter marks degraded endpoints below 0)
+          </label>
+        </fieldset>
+      </div>
+    </section>
+  );
+}
+
+/** A text field that accepts only what `pattern` allows and commits each valid value to the URL. */
+function NumberInput({
+  value,
+  placeholder,
+  onCommit,
+  pattern,
+}: {
+  value: string;
+  placeholder: string;
+  onCommit(v: string): void;
+  pattern: RegExp;
+}) {
+  const [text, setText] = useState(value);
+  useEffect(() => {
+    setText((current) => (Number(current) === Number(value) && current !== "" && value !== "" ? current : value));
+  }, [value]);
+  return (
+    <input
+      inputMode="decimal"
+      value={text}
+      placeholder={placeholder}
+      onChange={(e) => {
+        const v = e.target.value.trim();
+        if (!pattern.test(v)) return;
+        setText(v);
+        if (v !== ".") onCommit(v.endsWith(".") ? v.slice(0, -1) : v);
+      }}
+      className="rounded-md border border-slate-300 px-2 py-1 tabular-nums"
+    />
+  );
+}

@@ -1,0 +1,110 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import type { SavedViewEntry } from "@/lib/saved-views";
+import { apiFetch } from "../ui/api-fetch";
+
+interface Props {
+  modelId: string;
+  views: SavedViewEntry[];
+  activeSlug: string | null;
+  /** The current view's query string, without the leading "?". */
+  query: string;
+}
+
+/** The team's saved views of this model: save the current rules under a name, update, delete. */
+export function SavedViewsPanel({ modelId, views, activeSlug, query }: Props) {
+  const router = useRouter();
+  const [name, setName] = useState("");
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const create = useMutation({
+    mutationFn: () => apiFetch<SavedViewEntry>("/api/views", { method: "POST", body: JSON.stringify({ name, modelId, query }) }),
+    onSuccess: (view) => {
+      setName("");
+      setMessage({ ok: true, text: `Saved “${view.name}”: short link /v/${view.slug}` });
+      router.refresh();
+    },
+    onError: (err) => setMessage({ ok: false, text: err.message }),
+  });
+  const update = useMutation({
+    mutationFn: (slug: string) => apiFetch<SavedViewEntry>(`/api/views/${slug}`, { method: "PUT", body: JSON.stringify({ query }) }),
+    onSuccess: (view) => {
+      setMessage({ ok: true, text: `Updated “${view.name}” with the current rules` });
+      router.refresh();
+    },
+    onError: (err) => setMessage({ ok: false, text: err.message }),
+  });
+  const remove = useMutation({
+    mutationFn: (slug: string) => apiFetch(`/api/views/${slug}`, { method: "DELETE" }),
+    onSuccess: () => {
+      setMessage({ ok: true, text: "Deleted the view; its short link now answers “not found”" });
+      router.refresh();
+    },
+    onError: (err) => setMessage({ ok: false, text: err.message }),
+  });
+
+  return (
+    <section aria-labelledby="views-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <h2 id="views-heading" className="text-sm font-semibold text-slate-900">Saved views</h2>
+      <form
+        className="mt-2 flex flex-wrap gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <label className="sr-only" htmlFor="view-name">View name</label>
+        <input
+          id="view-name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+          maxLength={80}
+          placeholder="e.g. EAGLE-3 full precision"
+          className="min-w-0 flex-1 rounded-md border border-slate-300 px-2 py-1 text-sm"
+        />
+        <button type="submit" disabled={create.isPending} className="rounded-md bg-indigo-600 px-3 py-1 text-sm font-medium text-white disabled:opacity-60">
+          Save view
+        </button>
+      </form>
+      {message && (
+        <p role="status" className={`mt-2 text-sm ${message.ok ? "text-emerald-700" : "text-red-700"}`}>
+          {message.text}
+        </p>
+      )}
+      <ul aria-label="Saved views" className="mt-3 divide-y divide-slate-100 text-sm">
+        {views.map((v) => (
+          <li key={v.slug} className="flex flex-wrap items-center justify-between gap-2 py-2">
+            <span className="min-w-0">
+              <Link href={`/v/${v.slug}`} className="font-medium text-indigo-700 hover:underline">
+                {v.name}
+              </Link>
+              <span className="ml-2 font-mono text-xs text-slate-500">/v/{v.slug}</span>
+              {v.slug === activeSlug && <span className="ml-2 rounded bg-indigo-50 px-1.5 text-xs text-indigo-700">open</span>}
+            </span>
+            <span className="flex gap-2">
+              <button type="button" onClick={() => update.mutate(v.slug)} className="text-xs text-slate-700 hover:underline" aria-label={`Update ${v.name}`}>
+                Update
+              </button>
+              <button
+                type="button"
+                onClick={() => {
+                  if (window.confirm(`Delete the view “${v.name}”? Its short link will stop working.`)) remove.mutate(v.slug);
+                }}
+                className="text-xs text-red-700 hover:underline"
+                aria-label={`Delete ${v.name}`}
+              >
+                Delete
+              </button>
+            </span>
+          </li>
+        ))}
+        {views.length === 0 && <li className="py-2 text-slate-500">No saved views of this model yet.</li>}
+      </ul>
+    </section>
+  );
+}

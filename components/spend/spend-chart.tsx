@@ -1,0 +1,45 @@
+"use client";
+
+import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+
+// Spend since the budget start over time, the budget as a horizontal line, and the projection at
+// the current burn rate (dashed) up to where it meets the budget. Figures arrive as decimal
+// strings and become numbers here only to be drawn.
+
+export interface SpendChartProps {
+  points: Array<{ at: string; spent: string }>;
+  budgetUsd: string;
+  projection: { from: { at: string; spent: string }; to: { at: string; spent: string } } | null;
+}
+
+const time = (ms: number) => new Date(ms).toISOString().slice(5, 16).replace("T", " ");
+
+export function SpendChart({ points, budgetUsd, projection }: SpendChartProps) {
+  const spent = points.map((p) => ({ t: Date.parse(p.at), spent: Number(p.spent) }));
+  const projected = projection
+    ? [projection.from, projection.to].map((p) => ({ t: Date.parse(p.at), projected: Number(p.spent) }))
+    : [];
+  const budget = Number(budgetUsd);
+  const maxY = Math.max(budget, ...spent.map((p) => p.spent)) * 1.1;
+  return (
+    <figure aria-label="Spend over time" className="h-72 w-full">
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart margin={{ top: 10, right: 16, bottom: 0, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+          <XAxis dataKey="t" type="number" scale="time" domain={["dataMin", "dataMax"]} tickFormatter={time} fontSize={11} minTickGap={40} />
+          <YAxis domain={[0, maxY]} tickFormatter={(v: number) => `$${v.toFixed(0)}`} fontSize={11} width={48} />
+          <Tooltip
+            labelFormatter={(v) => `${time(Number(v))} UTC`}
+            formatter={(v) => `$${Number(v).toFixed(2)}`}
+          />
+          <Legend verticalAlign="top" height={24} wrapperStyle={{ fontSize: 12 }} />
+          <ReferenceLine y={budget} stroke="#dc2626" strokeDasharray="6 3" label={{ value: `Budget $${budget}`, position: "insideTopLeft", fontSize: 11, fill: "#b91c1c" }} />
+          <Line data={spent} dataKey="spent" name="Spent since start" stroke="#4f46e5" strokeWidth={2} dot={spent.length < 40} isAnimationActive={false} />
+          {projected.length > 0 && (
+            <Line data={projected} dataKey="projected" name="At the current burn rate" stroke="#f59e0b" strokeDasharray="4 4" dot={false} isAnimationActive={false} />
+          )}
+        </LineChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+}

@@ -1,0 +1,50 @@
+import "server-only";
+import type { Db } from "../db/engines";
+import { MAX_REPORTED_ERRORS, parseUsageJsonl, type LineError } from "./parse";
+
+// Imports a JSONL file of usage records. Records are keyed by dedupeKey (unique in the table) and
+// inserted with ON CONFLICT DO NOTHING, so importing the same file again adds nothing, and a
+// file that overlaps an earlier one adds only what is new.
+
+export interface ImportResult {
+  importId: number;
+  filename: string;
+  lines: number;
+  accepted: number;
+  duplicates: number;
+  rejected: number;
+  errors: LineError[];
+}
+
+const BATCH = 1_000;
+
+export async function importUsage(db: Db, filename: string, body: string): Promise<ImportResult> {
+  const parsed = parseUsageJsonl(body);
+  const errors = parsed.errors.slice(0, MAX_REPORTED_ERRORS);
+  return db.$transaction(async (tx) => {
+    const created = await tx.usageImport.create({
+      data: { filename, lines: parsed.lines, accepted: 0, duplicates: 0, rejected: parsed.errors.length, errors: [] },
+    });
+    let accepted = 0;
+    for (let i = 0; i < parsed.records.length; i += BATCH) {
+      const batch = parsed.records.slice(i, i + BATCH).map((r) => ({
+        dedupeKey: r.dedupeKey,
+        importId: created.id,
+        provider: r.provider,
+        modelId: r.modelId,
+        dataset: r.dataset,
+        inputTokens: BigInt(r.inputTokens),
+        outputTokens: BigInt(r.outputTokens),
+        costUsd: r.costUsd,
+        occurredAt: r.occurredAt,
+      }));
+      accepted += (await tx.usageRecord.createMany({ data: batch, skipDuplicates: true })).count;
+    }
+    const duplicates = parsed.records.length - accepted + parsed.duplicatesInFile;
+    await tx.usageImport.update({
+      where: { id: created.id },
+      data: { accepted, duplicates, errors: errors.map((e) => ({ line: e.line, message: e.message })) },
+    });
+    return { importId: created.id, filename, lines: parsed.lines, accepted, duplicates, rejected: parsed.errors.length, errors };
+  }, { timeout: 60_000 });
+}

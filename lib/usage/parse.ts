@@ -1,0 +1,165 @@
+import { createHash } from "node:crypto";
+import Decimal from "decimal.js";
+import { z } from "zod";
+
+// The pipeline's usage records, one JSON object per line, in either of two shapes:
+//  - a chat completion response: {id, provider, model, usage: {prompt_tokens, completion_tokens, cost}}
+//  - a flat record: {provider, input_tokens, output_tokens, cost, dataset?, id?, model?}
+// Each line is validated on its own; a bad line is reported by its number and skipped.
+
+const tokens = z.number().int().nonnegative().max(1e13);
+const cost = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?(e-?\d+)?$/i)]).transform((v, ctx) => {
+  const d = new Decimal(v);
+  if (d.isNegative() || !d.isFinite()) {
+    ctx.addIssue({ code: "custom", message: "cost must be a non-negative number" });
+    return z.NEVER;
+  }
+  return d;
+});
+const text = (max: number) => z.string().trim().min(1).max(max);
+const dataset = text(80).nullish();
+const when = z
+  .union([z.number().int().positive(), z.iso.datetime({ offset: true })])
+  .optional()
+  .transform((v) => (v === undefined ? null : typeof v === "number" ? new Date(v < 1e11 ? v * 1000 : v) : new Date(v)));
+
+const completionSchema = z.looseObject({
+  id: text(200),
+  provider: text(100),
+  model: text(200).optional(),
+  created: when,
+  dataset,
+  usage: z.looseObject({ prompt_tokens: tokens, completion_tokens: tokens, cost }),
+});
+
+const flatSchema = z.looseObject({
+  id: text(200).optional(),
+  provider: text(100),
+  model: text(200).optional(),
+  dataset,
+  input_tokens: tokens,
+  output_tokens: tokens,
+  cost,
+  occurred_at: when,
+});
+
+export interface ParsedUsage {
+  dedupeKey: string;
+  provider: string;
+  modelId: string | null;
+  dataset: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: Decimal;
+  occurredAt: Date | null;
+}
+
+export interface LineError {
+  line: number;
+  message: string;
+}
+
+export interface ParsedFile {
+  lines: number;
+  records: ParsedUsage[];
+  errors: LineError[];
+  /** Lines whose dedupe key appeared earlier in the same file. */
+  duplicatesInFile: number;
+}
+
+export const MAX_REPORTED_ERRORS = 100;
+
+export function parseUsageJsonl(body: string): ParsedFile {
+  const records: ParsedUsage[] = [];
+  const errors: LineError[] = [];
+  const seen = new Set<string>();
+  let lines = 0;
+  let duplicatesInFile = 0;
+  const all = body.split(/\r?\n/);
+  for (let i = 0; i < all.length; i++) {
+    const raw = all[i].trim();
+    if (raw === "") continue;
+    lines++;
+    const result = parseLine(raw);
+    if ("error" in result) {
+      errors.push({ line: i + 1, message: result.error });
+      continue;
+    }
+    if (seen.has(result.dedupeKey)) {
+      duplicatesInFile++;
+      continue;
+    }
+    seen.add(result.dedupeKey);
+    records.push(result);
+  }
+  return { lines, records, errors, duplicatesInFile };
+}
+
+function parseLine(raw: string): ParsedUsage | { error: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { error: "not valid JSON" };
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return { error: "not a JSON object" };
+  if ("usage" in json) {
+    const r = completionSchema.safeParse(json);
+    if (!r.success) return { error: describe(r.error) };
+    const d = r.data;
+    return normalised({
+      id: d.id,
+      provider: d.provider,
+      modelId: d.model ?? null,
+      dataset: d.dataset ?? null,
+      inputTokens: d.usage.prompt_tokens,
+      outputTokens: d.usage.completion_tokens,
+      costUsd: d.usage.cost,
+      occurredAt: d.created,
+    });
+  }
+  const r = flatSchema.safeParse(json);
+  if (!r.success) return { error: describe(r.error) };
+  const d = r.data;
+  return normalised({
+    id: d.id ?? null,
+    provider: d.provider,
+    modelId: d.model ?? null,
+    dataset: d.dataset ?? null,
+    inputTokens: d.input_tokens,
+    outputTokens: d.output_tokens,
+    costUsd: d.cost,
+    occurredAt: d.occurred_at,
+  });
+}
+
+/** The generation id when there is one; otherwise a hash of the normalised record. */
+function normalised(r: Omit<ParsedUsage, "dedupeKey"> & { id: string | null }): ParsedUsage {
+  const { id, ...record } = r;
+  const dedupeKey = id
+    ? `id:${id}`
+    : `sha256:${createHash("sha256")
+        .update(
+          JSON.stringify([
+            record.provider,
+            record.modelId,
+            record.dataset,
+            record.inputTokens,
+            record.outputTokens,
+            record.costUsd.toString(),
+            record.occurredAt?.toISOString() ?? null,
+          ]),
+        )
+        .digest("hex")}`;
+  return { dedupeKey, ...record };
+}
+
+function describe(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message))
+    .join("; ");
+}
+
+/** The largest usage file accepted in one request (larger files: split them, or the route answers 413). */
+export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;

@@ -1,0 +1,145 @@
+import "server-only";
+import Decimal from "decimal.js";
+import type { Dataset } from "../budget/cost";
+import type { Db } from "../db/engines";
+
+// Actual usage, aggregated in SQL: by provider (with the listed price OpenRouter showed last for
+// that provider, to compare what was charged with what the table said) and by dataset (against
+// the plan's tokens).
+
+const MILLION = new Decimal(1_000_000);
+
+export interface ProviderUsage {
+  provider: string;
+  modelId: string | null;
+  requests: number;
+  inputTokens: string;
+  outputTokens: string;
+  costUsd: string;
+  /** USD per million tokens actually charged, input and output together. */
+  actualPerM: string | null;
+  /** What these tokens cost at the provider's last listed prices, when the provider is known. */
+  listedCostUsd: string | null;
+  listedInputPerM: string | null;
+  listedOutputPerM: string | null;
+}
+
+interface ProviderRowSql {
+  provider: string;
+  model_id: string | null;
+  requests: number;
+  input_tokens: string;
+  output_tokens: string;
+  cost: string;
+  list_in: string | null;
+  list_out: string | null;
+}
+
+export async function usageByProvider(db: Db): Promise<ProviderUsage[]> {
+  const rows = await db.$queryRaw<ProviderRowSql[]>`
+    WITH u AS (
+      SELECT provider, "modelId" AS model_id, count(*)::int AS requests,
+             sum("inputTokens") AS input_tokens, sum("outputTokens") AS output_tokens, sum("costUsd") AS cost
+        FROM "UsageRecord" GROUP BY provider, "modelId"
+    )
+    SELECT u.provider, u.model_id, u.requests, u.input_tokens::text AS input_tokens,
+           u.output_tokens::text AS output_tokens, u.cost::text AS cost,
+           p.list_in::text AS list_in, p.list_out::text AS list_out
+      FROM u
+      LEFT JOIN LATERAL (
+        SELECT s."inputPricePerM" AS list_in, s."outputPricePerM" AS list_out
+          FROM "Endpoint" e JOIN "EndpointSample" s ON s."endpointId" = e.id
+         WHERE lower(e."providerName") = lower(u.provider)
+           AND (u.model_id IS NULL OR starts_with(u.model_id, e."modelId"))
+         ORDER BY s."observedAt" DESC
+         LIMIT 1
+      ) p ON true
+     ORDER BY u.cost DESC, u.provider`;
+  return rows.map((r) => {
+    const tokens = new Decimal(r.input_tokens).plus(r.output_tokens);
+    const cost = new Decimal(r.cost);
+    const listed =
+      r.list_in !== null && r.list_out !== null
+        ? new Decimal(r.input_tokens).times(r.list_in).plus(new Decimal(r.output_tokens).times(r.list_out)).div(MILLION)
+        : null;
+    return {
+      provider: r.provider,
+      modelId: r.model_id,
+      requests: r.requests,
+      inputTokens: r.input_tokens,
+      outputTokens: r.output_tokens,
+      costUsd: cost.toFixed(2),
+      actualPerM: tokens.isZero() ? null : cost.div(tokens).times(MILLION).toFixed(4),
+      listedCostUsd: listed ? listed.toFixed(2) : null,
+      listedInputPerM: r.list_in === null ? null : new Decimal(r.list_in).toFixed(2),
+      listedOutputPerM: r.list_out === null ? null : new Decimal(r.list_out).toFixed(2),
+    };
+  });
+}
+
+export interface DatasetUsage {
+  dataset: string;
+  requests: number;
+  inputTokens: string;
+  outputTokens: string;
+  costUsd: string;
+  planned: { inputTokens: number; outputTokens: number } | null;
+  /** Share of the planned output tokens generated, 0..100+ (one decimal). */
+  outputDonePercent: string | null;
+  /** What the whole planned dataset costs at the rate actually paid per output token so far. */
+  projectedCostUsd: string | null;
+}
+
+export async function usageByDataset(db: Db, plan: Dataset[]): Promise<DatasetUsage[]> {
+  const rows = await db.$queryRaw<Array<{ dataset: string | null; requests: number; input_tokens: string; output_tokens: string; cost: string }>>`
+    SELECT dataset, count(*)::int AS requests, sum("inputTokens")::text AS input_tokens,
+           sum("outputTokens")::text AS output_tokens, sum("costUsd")::text AS cost
+      FROM "UsageRecord" GROUP BY dataset`;
+  const byName = new Map(rows.map((r) => [r.dataset ?? "", r]));
+  const names = [...plan.map((d) => d.name), ...rows.map((r) => r.dataset ?? "").filter((n) => !plan.some((d) => d.name === n))];
+  return names
+    .filter((name, i) => names.indexOf(name) === i)
+    .map((name) => {
+      const r = byName.get(name);
+      const planned = plan.find((d) => d.name === name) ?? null;
+      const out = new Decimal(r?.output_tokens ?? 0);
+      const cost = new Decimal(r?.cost ?? 0);
+      return {
+        dataset: name === "" ? "(no dataset)" : name,
+        requests: r?.requests ?? 0,
+        inputTokens: r?.input_tokens ?? "0",
+        outputTokens: out.toFixed(0),
+        costUsd: cost.toFixed(2),
+        planned: planned ? { inputTokens: planned.inputTokens, outputTokens: planned.outputTokens } : null,
+        outputDonePercent: planned && planned.outputTokens > 0 ? out.div(planned.outputTokens).times(100).toFixed(1) : null,
+        projectedCostUsd: planned && out.gt(0) ? cost.div(out).times(planned.outputTokens).toFixed(2) : null,
+      };
+    });
+}
+
+export interface UsageTotals {
+  records: number;
+  costUsd: string;
+  imports: Array<{ id: number; filename: string; importedAt: string; lines: number; accepted: number; duplicates: number; rejected: number }>;
+}
+
+export async function usageTotals(db: Db): Promise<UsageTotals> {
+  const [[totals], imports] = await Promise.all([
+    db.$queryRaw<Array<{ n: number; cost: string | null }>>`
+      SELECT count(*)::int AS n, sum("costUsd")::text AS cost FROM "UsageRecord"`,
+    db.usageImport.findMany({ orderBy: { id: "desc" }, take: 10 }),
+  ]);
+  return {
+    records: totals.n,
+    costUsd: new Decimal(totals.cost ?? 0).toFixed(2),
+    imports: imports.map((i) => ({
+      id: i.id,
+      filename: i.filename,
+      importedAt: i.importedAt.toISOString(),
+      lines: i.lines,
+      accepted: i.accepted,
+      duplicates: i.duplicates,
+      rejected: i.rejected,
+    })),
+  };
+}

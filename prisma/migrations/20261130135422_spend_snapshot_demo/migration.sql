@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "SpendSnapshot" ADD COLUMN     "demo" BOOLEAN NOT NULL DEFAULT false;

@@ -1,0 +1,261 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { startReplica, type Replica } from "../replica/server";
+
+// `npm run load`: N concurrent viewers over a model's page and its APIs for a while, with poll
+// cycles running underneath, then throughput, latency percentiles and errors. Without --url it
+// starts its own server (the production build, the replica, a temporary embedded database).
+// A benchmark, not a test: it only talks to loopback addresses.
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+
+const HELP = `usage: npm run load -- [--viewers 50] [--duration 30] [--poll-every 10] [--model moonshotai/kimi-k2.5]
+                     [--think-ms 0] [--url http://127.0.0.1:3000 | --database-url postgresql://...@127.0.0.1/db]
+                     [--cron-secret S] [--basic user:password]
+  --think-ms      mean pause of each viewer between requests, jittered (0: a closed loop, as fast as answers come)
+  --database-url  the server this script starts uses this PostgreSQL server instead of an embedded one`;
+
+const { values } = parseArgs({
+  options: {
+    viewers: { type: "string", default: "50" },
+    duration: { type: "string", default: "30" },
+    "poll-every": { type: "string", default: "10" },
+    model: { type: "string", default: "moonshotai/kimi-k2.5" },
+    url: { type: "string" },
+    "think-ms": { type: "string", default: "0" },
+    "database-url": { type: "string" },
+    "cron-secret": { type: "string" },
+    basic: { type: "string" },
+    help: { type: "boolean", default: false },
+  },
+});
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+const viewers = positiveInt(values.viewers, "viewers");
+const durationS = positiveInt(values.duration, "duration");
+const pollEveryS = positiveInt(values["poll-every"], "poll-every");
+const model = values.model;
+const thinkMs = Number(values["think-ms"]);
+if (!Number.isFinite(thinkMs) || thinkMs < 0) {
+  console.error(`--think-ms must be 0 or more\n${HELP}`);
+  process.exit(2);
+}
+if (values["database-url"] && !LOOPBACK_HOSTS.has(new URL(values["database-url"]).hostname)) {
+  console.error("--database-url must point at a loopback address");
+  process.exit(2);
+}
+
+function positiveInt(value: string | undefined, name: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`--${name} must be a positive whole number\n${HELP}`);
+    process.exit(2);
+  }
+  return n;
+}
+
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+interface Target {
+  url: string;
+  stop(): Promise<void>;
+  /** CPU time (ms) the server process has used so far, when it is ours and /proc can tell. */
+  cpuMs?(): number | null;
+}
+
+/** utime + stime of a process from /proc (Linux), in milliseconds. */
+function processCpuMs(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 1/100 s
+  } catch {
+    return null;
+  }
+}
+
+async function ownServer(): Promise<Target> {
+  if (!existsSync(".next/BUILD_ID")) {
+    console.error("No production build: run `npm run build` first (or pass --url of a running server).");
+    process.exit(2);
+  }
+  const [port, replica]: [number, Replica] = await Promise.all([freePort(), startReplica()]);
+  const dataDir = mkdtempSync(path.join(tmpdir(), "routeboard-load-"));
+  const child: ChildProcess = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: {
+      ...process.env,
+      OPENROUTER_BASE_URL: replica.baseUrl,
+      OPENROUTER_API_KEY: "load-test-key-for-the-replica",
+      EMBEDDED_DB_DIR: dataDir,
+      DATABASE_URL: values["database-url"] ?? "",
+      POLL_INTERVAL_SECONDS: "0",
+      WATCHED_MODELS: model,
+      BASIC_AUTH: "",
+      CRON_SECRET: "",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  while (!(await fetch(`${url}/api/health`).then((r) => r.ok, () => false))) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error("The server did not start");
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const database = values["database-url"] ? "PostgreSQL server" : `embedded database in ${dataDir}`;
+  console.log(`[load] started the production build at ${url} (replica ${replica.baseUrl}, ${database})`);
+  return {
+    url,
+    cpuMs: () => processCpuMs(child.pid),
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+      await replica.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const headers: Record<string, string> = {};
+if (values.basic) headers.authorization = `Basic ${Buffer.from(values.basic).toString("base64")}`;
+
+interface Stats {
+  latencies: number[];
+  errors: number;
+  errorSamples: string[];
+}
+const stats = new Map<string, Stats>();
+function record(name: string, ms: number, error?: string) {
+  const s = stats.get(name) ?? { latencies: [], errors: 0, errorSamples: [] };
+  s.latencies.push(ms);
+  if (error) {
+    s.errors++;
+    if (s.errorSamples.length < 3) s.errorSamples.push(error);
+  }
+  stats.set(name, s);
+}
+
+async function timed(name: string, url: string, init: RequestInit = {}): Promise<void> {
+  const start = performance.now();
+  try {
+    const response = await fetch(url, { ...init, headers: { ...headers, ...(init.headers ?? {}) } });
+    await response.arrayBuffer();
+    record(name, performance.now() - start, response.ok ? undefined : `HTTP ${response.status}`);
+  } catch (err) {
+    record(name, performance.now() - start, (err as Error).message);
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const target = values.url ? { url: values.url.replace(/\/+$/, ""), stop: async () => undefined } : await ownServer();
+const host = new URL(target.url).hostname;
+if (!LOOPBACK_HOSTS.has(host)) {
+  console.error(`--url must be a loopback address (127.0.0.1, localhost, ::1), not ${host}`);
+  await target.stop();
+  process.exit(2);
+}
+
+const pollHeaders: Record<string, string> = values["cron-secret"] ? { authorization: `Bearer ${values["cron-secret"]}` } : {};
+const routes: Array<[string, string]> = [
+  ["model page", `${target.url}/models/${model}`],
+  ["providers API", `${target.url}/api/models/${model}/providers`],
+  ["models API", `${target.url}/api/models`],
+];
+
+// One poll first, so the pages have a snapshot to show.
+await timed("poll (warm-up)", `${target.url}/api/poll`, { method: "POST", headers: pollHeaders });
+stats.delete("poll (warm-up)");
+
+console.log(
+  `[load] ${viewers} viewers (think time ${thinkMs} ms) for ${durationS} s over ${model}, a poll cycle every ${pollEveryS} s`,
+);
+const cpuBefore = target.cpuMs?.() ?? null;
+const started = performance.now();
+const endAt = started + durationS * 1000;
+let polls = 0;
+const poller = (async () => {
+  while (performance.now() < endAt) {
+    const next = performance.now() + pollEveryS * 1000;
+    await timed("poll cycle (POST /api/poll)", `${target.url}/api/poll`, { method: "POST", headers: pollHeaders });
+    polls++;
+    await new Promise((r) => setTimeout(r, Math.max(0, Math.min(next, endAt) - performance.now())));
+  }
+})();
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const viewer = async (index: number) => {
+  let i = index % routes.length; // viewers start on different routes
+  // With a think time, viewers arrive spread over it and pause 0.5–1.5× of it, as people do,
+  // instead of all clicking in the same millisecond.
+  if (thinkMs) await pause(Math.random() * thinkMs);
+  while (performance.now() < endAt) {
+    const [name, url] = routes[i++ % routes.length];
+    await timed(name, url);
+    if (thinkMs) await pause(thinkMs * (0.5 + Math.random()));
+  }
+};
+await Promise.all([poller, ...Array.from({ length: viewers }, (_, i) => viewer(i))]);
+const elapsedS = (performance.now() - started) / 1000;
+const cpuAfter = target.cpuMs?.() ?? null;
+await target.stop();
+
+const rows: string[][] = [["", "requests", "errors", "req/s", "p50 ms", "p95 ms", "p99 ms", "max ms"]];
+const all: number[] = [];
+let allErrors = 0;
+for (const [name, s] of stats) {
+  const sorted = [...s.latencies].sort((a, b) => a - b);
+  if (!name.startsWith("poll")) {
+    all.push(...sorted);
+    allErrors += s.errors;
+  }
+  rows.push(row(name, sorted, s.errors));
+}
+all.sort((a, b) => a - b);
+rows.push(row("all viewer requests", all, allErrors));
+
+function row(name: string, sorted: number[], errors: number): string[] {
+  return [
+    name,
+    String(sorted.length),
+    String(errors),
+    (sorted.length / elapsedS).toFixed(1),
+    percentile(sorted, 50).toFixed(0),
+    percentile(sorted, 95).toFixed(0),
+    percentile(sorted, 99).toFixed(0),
+    (sorted[sorted.length - 1] ?? NaN).toFixed(0),
+  ];
+}
+const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+console.log(`\n[load] ${elapsedS.toFixed(1)} s, ${viewers} viewers, ${polls} poll cycles\n`);
+for (const r of rows) console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("  "));
+for (const [name, s] of stats) for (const e of s.errorSamples) console.log(`  error (${name}): ${e}`);
+if (cpuBefore !== null && cpuAfter !== null && all.length) {
+  const cpu = cpuAfter - cpuBefore;
+  console.log(
+    `\n[load] server CPU: ${(cpu / 1000).toFixed(1)} s over ${elapsedS.toFixed(1)} s (${((cpu / 1000 / elapsedS) * 100).toFixed(0)}% of one core), ` +
+      `${(cpu / all.length).toFixed(1)} ms per viewer request (polls included): about ${Math.floor(all.length / (cpu / 1000))} req/s on a core of its own`,
+  );
+}
+const p95 = percentile(all, 95);
+console.log(
+  `\n[load] target: zero errors and p95 under 300 ms → ${allErrors === 0 && p95 < 300 ? "met" : "not met"} (errors ${allErrors}, p95 ${p95.toFixed(0)} ms)`,
+);
+process.exit(0);

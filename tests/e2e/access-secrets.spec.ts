@@ -1,0 +1,114 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { screenshot } from "./helpers";
+import { BASIC_PASSWORD, BASIC_USER, CRON_SECRET, FAKE_KEY, startSecuredServer, type SecuredServer } from "./secured-server";
+
+// Access (BASIC_AUTH, CRON_SECRET) and secrets (the OpenRouter key never leaves the server), on a
+// server of their own started with both set and a known fake key.
+
+const KIMI = "moonshotai/kimi-k2.5";
+const basic = `Basic ${Buffer.from(`${BASIC_USER}:${BASIC_PASSWORD}`).toString("base64")}`;
+
+test.describe.configure({ mode: "serial" });
+
+let server: SecuredServer;
+const seen: Array<{ what: string; text: string }> = [];
+
+test.beforeAll(async () => {
+  server = await startSecuredServer();
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+async function get(url: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${server.url}${url}`, { headers, redirect: "manual" });
+  const text = await response.text();
+  const headerText = [...response.headers].map(([k, v]) => `${k}: ${v}`).join("\n");
+  seen.push({ what: `GET ${url}`, text: `${headerText}\n\n${text}` });
+  return { status: response.status, text, headers: response.headers };
+}
+
+async function post(url: string, headers: Record<string, string> = {}, body?: string) {
+  const response = await fetch(`${server.url}${url}`, { method: "POST", headers, body });
+  const text = await response.text();
+  seen.push({ what: `POST ${url}`, text });
+  return { status: response.status, text };
+}
+
+test("BASIC_AUTH protects every page and API route but /api/health", async () => {
+  for (const url of ["/", `/models/${KIMI}`, "/api/models", `/api/models/${KIMI}/providers`, "/models/nobody/nothing", "/anything"]) {
+    const anonymous = await get(url);
+    expect(anonymous.status, url).toBe(401);
+    expect(anonymous.headers.get("www-authenticate"), url).toContain("Basic");
+    expect(anonymous.headers.get("content-security-policy"), url).toContain("frame-ancestors 'none'");
+    const wrong = await get(url, { authorization: `Basic ${Buffer.from(`${BASIC_USER}:nope`).toString("base64")}` });
+    expect(wrong.status, url).toBe(401);
+  }
+  expect((await get("/", { authorization: basic })).status).toBe(200);
+  expect((await get("/api/models", { authorization: basic })).status).toBe(200);
+  const health = await get("/api/health");
+  expect(health.status).toBe(200);
+  expect(JSON.parse(health.text).database.reachable).toBe(true);
+});
+
+test("CRON_SECRET protects the poll trigger; a cron needs no Basic credentials", async () => {
+  expect((await post("/api/poll")).status).toBe(401);
+  expect((await post("/api/poll", { authorization: basic })).status).toBe(401); // logged in, but no secret
+  expect((await post("/api/poll", { authorization: "Bearer wrong" })).status).toBe(401);
+  const cron = await post("/api/poll", { authorization: `Bearer ${CRON_SECRET}` });
+  expect(cron.status).toBe(200);
+  expect(JSON.parse(cron.text).models[0]).toMatchObject({ id: KIMI, ok: true });
+  // ...and the secret opens nothing else.
+  expect((await get("/api/models", { authorization: `Bearer ${CRON_SECRET}` })).status).toBe(401);
+});
+
+test("a signed-in browser sees the pages under the CSP and can poll; a server action from another origin is refused", async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: server.url, httpCredentials: { username: BASIC_USER, password: BASIC_PASSWORD } });
+  const page = await context.newPage();
+  const cspErrors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
+  });
+  await page.goto(`/models/${KIMI}`);
+  await expect(page.getByRole("table", { name: "Providers" })).toBeVisible();
+  await page.getByRole("button", { name: "Poll now" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Polled 1 model" })).toBeVisible();
+  seen.push({ what: "model page as rendered", text: await page.content() });
+  await screenshot(page, "trust-signed-in");
+  expect(cspErrors).toEqual([]);
+  await context.close();
+
+  const forged = await post("/", { authorization: basic, origin: "http://evil.example", "next-action": "00ab", "content-type": "text/plain" }, "[]");
+  expect(forged.status).toBe(403);
+});
+
+test("the OpenRouter key is in no client bundle, page, API response, error or log line", async () => {
+  // Exercise the error paths too: OpenRouter refusing the key, a failed poll shown on the pages.
+  await fetch(`${server.replica.url}/__replica/fault`, { method: "POST", body: JSON.stringify({ kind: "401", times: 5 }) });
+  await post("/api/poll", { authorization: `Bearer ${CRON_SECRET}` });
+  for (const url of ["/", `/models/${KIMI}`, "/api/models", `/api/models/${KIMI}/providers`, "/api/health", "/models/x/..%2F", "/nothing"]) {
+    await get(url, { authorization: basic });
+  }
+  // The key did reach OpenRouter (the replica), so the search below is not vacuous.
+  expect(server.replica.state.requests.some((r) => r.authorized)).toBe(true);
+
+  const leaks = seen.filter((s) => s.text.includes(FAKE_KEY)).map((s) => s.what);
+  expect(leaks, "responses containing the key").toEqual([]);
+  expect(server.logs().length).toBeGreaterThan(0);
+  expect(server.logs().includes(FAKE_KEY), "server log contains the key").toBe(false);
+
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else files.push(full);
+    }
+  };
+  walk(path.resolve(".next/static"));
+  expect(files.length).toBeGreaterThan(5);
+  const bundled = files.filter((f) => readFileSync(f).includes(FAKE_KEY));
+  expect(bundled, "client files containing the key").toEqual([]);
+});

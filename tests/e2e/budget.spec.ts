@@ -1,0 +1,186 @@
+import { expect, test, type Page } from "@playwright/test";
+import { poll, replicaControl, screenshot } from "./helpers";
+
+/** Nothing on the page is wider than a phone's screen. */
+async function expectNoSidewaysScroll(page: Page) {
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(page.viewportSize()?.width ?? 0);
+}
+
+// The data budget: the calculator on the model page (with the 4-bit providers and Fireworks
+// excluded, as the seed's team decided), the spend page fed by /key, and the usage import.
+
+const KIMI_FULL_PRECISION = "/models/moonshotai/kimi-k2.5?xq=int4,fp4,mxfp4,nvfp4&xp=fireworks&upmin=95";
+
+async function expectCalculatorAt100(page: Page) {
+  const summary = page.getByRole("status", { name: "Budget summary" });
+  await expect(summary).toContainText("Cheapest included");
+  await expect(summary).toContainText("$139.50");
+  await expect(summary).toContainText("DeepInfra");
+  await expect(summary).toContainText("Does not cover the plan: $39.50 short at DeepInfra");
+  await expect(summary).toContainText("covers B3–B6 fully and 30% of B7");
+  await expect(summary).toContainText("$139.50 – $232.50");
+  const table = page.getByRole("table", { name: "Cost per provider" });
+  await expect(table.getByRole("row")).toHaveCount(5); // header + DeepInfra, Together, Novita, Venice
+  await expect(table.getByRole("row").nth(1)).toContainText("DeepInfra");
+  await expect(table.getByRole("row").nth(1)).toContainText("cheapest");
+  await expect(table.getByRole("row", { name: /DeepInfra/ })).toContainText("$139.50");
+  await expect(table.getByRole("row", { name: /Venice/ })).toContainText("$232.50");
+  await expect(table.getByRole("row", { name: /Venice/ })).toContainText("$132.50 short");
+}
+
+async function expectCalculatorAt250(page: Page) {
+  const summary = page.getByRole("status", { name: "Budget summary" });
+  await expect(summary).toContainText("Covers the plan at DeepInfra, $110.50 left over");
+  await expect(summary).toContainText("Worst case, if OpenRouter sends the traffic to Venice: $232.50, $17.50 left");
+  const table = page.getByRole("table", { name: "Cost per provider" });
+  await expect(table.getByRole("row", { name: /Venice/ })).toContainText("Fits, $17.50 left");
+  await expect(page.getByLabel("Budget (USD)")).toHaveValue("250");
+}
+
+test.describe("data budget calculator", () => {
+  test.beforeEach(async ({ request }) => {
+    await replicaControl(request, "reset");
+    await poll(request);
+  });
+
+  test("prices the plan at the included providers and follows the budget; a shared link reproduces it", async ({ page, browser }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(KIMI_FULL_PRECISION);
+    await expectCalculatorAt100(page);
+    await screenshot(page, "budget-calculator-100");
+
+    await page.getByLabel("Budget (USD)").fill("250");
+    await expectCalculatorAt250(page);
+    await expect(page).toHaveURL(/budget=250/);
+    await screenshot(page, "budget-calculator-250");
+
+    // "Copy link" carries the rules and the plan alike.
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.getByRole("button", { name: "Copy link" }).click();
+    const shared = await page.evaluate(() => navigator.clipboard.readText());
+    expect(shared).toContain("budget=250");
+    expect(shared).toContain("xp=fireworks");
+    const context = await browser.newContext();
+    const other = await context.newPage();
+    await other.goto(shared);
+    await expectCalculatorAt250(other);
+    await context.close();
+  });
+
+  test("workload rows are edited, added and removed; bad token counts get a message, never NaN", async ({ page }) => {
+    await page.goto(KIMI_FULL_PRECISION);
+    const workload = page.getByRole("table", { name: "Workload" });
+    await expect(workload.getByRole("row")).toHaveCount(8); // header, B3–B8, total
+
+    const b3out = page.getByLabel("Output tokens, B3");
+    await b3out.fill("-5");
+    await expect(page.getByText("A token count cannot be negative")).toBeVisible();
+    await b3out.fill("lots");
+    await expect(page.getByText(/"lots" is not a token count/)).toBeVisible();
+    await expect(page.getByText("Costs use the last valid plan")).toBeVisible();
+    await expect(page.locator("body")).not.toContainText("NaN");
+    await b3out.fill("");
+    await expect(page.getByText("Enter a token count")).toBeVisible();
+
+    // B3 to 20M output: DeepInfra becomes 10M × 0.45 + 70M × 2.25 = $162.00
+    await b3out.fill("20M");
+    await expect(page.getByRole("status", { name: "Budget summary" })).toContainText("$162.00");
+    await expect(page).toHaveURL(/ds=B3:1666667:20M/);
+
+    await page.getByRole("button", { name: "Add dataset" }).click();
+    await expect(page.getByLabel("Dataset name, B9")).toHaveValue("B9");
+    await page.getByLabel("Output tokens, B9").fill("1.5k");
+    await page.getByRole("button", { name: "Remove B3" }).click();
+    await expect(workload.getByRole("row")).toHaveCount(8);
+    await expect(page).toHaveURL(/ds=B4:.*B9:0:1\.5k/);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoSidewaysScroll(page);
+    await screenshot(page, "budget-calculator-mobile");
+  });
+
+  test("the calculator follows rule changes made on the comparison page at once", async ({ page }) => {
+    await page.goto("/models/moonshotai/kimi-k2.5?budget=250");
+    const summary = page.getByRole("status", { name: "Budget summary" });
+    // Every provider included: Chutes (int4) at $0.40/$2.20 is cheapest, $136.00.
+    await expect(summary).toContainText("Range across 11 included");
+    await expect(summary).toContainText("$136.00");
+    await page.getByRole("button", { name: "Exclude 4-bit" }).click();
+    await page.getByRole("button", { name: "Exclude Fireworks" }).click();
+    await page.getByLabel("Minimum uptime (%)").fill("95");
+    await expect(summary).toContainText("Range across 4 included");
+    await expectCalculatorAt250(page);
+    await expect(page).toHaveURL(/budget=250/);
+  });
+
+  test("a malformed link value falls back to the default and says so", async ({ page }) => {
+    await page.goto(`${KIMI_FULL_PRECISION}&budget=lots&ds=B3:nope`);
+    await expect(page.getByRole("note").filter({ hasText: "could not be read" })).toContainText("budget and workload (ds)");
+    await expectCalculatorAt100(page);
+  });
+});
+
+test.describe("spend tracking and actual usage", () => {
+  test("the spend page shows the stored series, the burn rate and when the budget runs out", async ({ page, request }) => {
+    await poll(request);
+    await page.goto("/spend");
+    // Start the budget now, to the second: spend counts from the snapshot just taken.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const start = new Date().toISOString().slice(0, 19);
+    await page.getByLabel("Budget (USD)").fill("100");
+    await page.getByLabel("Start (UTC)").fill(start);
+    await page.getByRole("button", { name: "Save budget" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Saved" })).toContainText("Saved: $100.00");
+
+    for (let i = 0; i < 3; i++) await poll(request); // the replica's key spends $0.75 per call
+    await page.reload();
+    const figures = page.getByRole("definition").filter({ hasText: "$" });
+    const summary = page.getByLabel("Spend summary");
+    await expect(summary).toContainText("Spent since start$2.25");
+    await expect(summary).toContainText("Remaining$97.75");
+    await expect(summary).toContainText(/Burn rate\$[\d,]+\.\d\d\/h/);
+    await expect(summary).toContainText(/Runs out\d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    await expect(figures.first()).toBeVisible();
+    await expect(page.getByRole("note")).toContainText("Demo data"); // the replica's key, not OpenRouter's
+    const chart = page.getByRole("figure", { name: "Spend over time" });
+    await expect(chart.locator(".recharts-line-curve").first()).toBeVisible();
+    await expect(chart).toContainText("Budget $100");
+    await expect(page.locator("body")).not.toContainText("e2e-test-key-not-secret");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await screenshot(page, "spend");
+  });
+
+  test("usage JSONL imports once: by API and by upload, with bad lines reported by number", async ({ page, request }) => {
+    const lines = [
+      { id: "e2e-gen-1", provider: "DeepInfra", model: "moonshotai/kimi-k2.5", dataset: "B3", usage: { prompt_tokens: 2000, completion_tokens: 8000, cost: 0.0189 } },
+      { provider: "Venice", input_tokens: 1000, output_tokens: 1000, cost: 0.0045, dataset: "B4" },
+    ].map((l) => JSON.stringify(l));
+    const body = [...lines, "{broken"].join("\n");
+
+    const first = await request.post("/api/usage?filename=run.jsonl", { data: body, headers: { "content-type": "application/x-ndjson" } });
+    expect(first.status()).toBe(200);
+    const answer = await first.json();
+    expect(answer).toMatchObject({ lines: 3, rejected: 1, errors: [{ line: 3 }] });
+
+    const tooBig = await request.post("/api/usage", { data: "x".repeat(11 * 1024 * 1024), headers: { "content-type": "text/plain" } });
+    expect(tooBig.status()).toBe(413);
+    const empty = await request.post("/api/usage", { data: " ", headers: { "content-type": "text/plain" } });
+    expect(empty.status()).toBe(400);
+    expect((await empty.json()).error.message).toContain("body");
+
+    await page.goto("/spend");
+    await page.getByLabel("Usage file (JSONL)").setInputFiles({ name: "again.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(body) });
+    await page.getByRole("button", { name: "Import" }).click();
+    const result = page.getByRole("status").filter({ hasText: "again.jsonl" });
+    await expect(result).toContainText("3 lines, 0 imported, 2 already imported, 1 rejected");
+    await expect(result).toContainText("Line 3: not valid JSON");
+    const byProvider = page.getByRole("table", { name: "Actual usage by provider" });
+    await expect(byProvider.getByRole("row", { name: /DeepInfra/ })).toContainText("$0.02");
+    await expect(byProvider.getByRole("row", { name: /DeepInfra/ })).toContainText("$0.45 / $2.25 per M");
+    await expect(page.getByRole("table", { name: "Actual usage by dataset" }).getByRole("row", { name: /B3/ })).toContainText("8k / 10M");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoSidewaysScroll(page);
+    await screenshot(page, "spend-mobile");
+  });
+});

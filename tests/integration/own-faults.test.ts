@@ -1,0 +1,229 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer, connect, type Server, type Socket } from "node:net";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase, type OpenedDb } from "@/lib/db/engines";
+import { createOpenRouterClient } from "@/lib/openrouter/client";
+import { runPollCycle } from "@/lib/poller/cycle";
+import { latestProviders } from "@/lib/queries/providers";
+import { seedWatchedModels } from "@/lib/watched-models";
+import { injectFault, resetReplica, startReplica, type Replica } from "@/replica/server";
+import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch";
+
+// Faults of our own: the database lost mid-cycle, a poller killed mid-cycle, two pollers on one
+// database. They need a real PostgreSQL server (PGlite is one process's in-memory database).
+
+const SERVER = process.env.TEST_DATABASE_URL;
+const KIMI = "moonshotai/kimi-k2.5";
+const GLM = "z-ai/glm-5";
+
+if (!SERVER) {
+  console.warn("own-faults.test.ts: skipped — set TEST_DATABASE_URL to a PostgreSQL server to run the database-loss, kill and two-instance tests");
+}
+
+/** A TCP proxy in front of PostgreSQL that the test can cut (every connection dropped, new ones refused) and restore. */
+class CuttableProxy {
+  private server: Server;
+  private sockets = new Set<Socket>();
+  port = 0;
+  constructor(private target: { host: string; port: number }) {
+    this.server = this.makeServer();
+  }
+  private makeServer(): Server {
+    return createServer((client) => {
+      const upstream = connect(this.target.port, this.target.host);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on("close", () => this.sockets.delete(s));
+        s.on("error", () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+    });
+  }
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(this.port, "127.0.0.1", resolve));
+    this.port = (this.server.address() as { port: number }).port;
+  }
+  async cut(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+  async restore(): Promise<void> {
+    this.server = this.makeServer();
+    await this.listen();
+  }
+}
+
+async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+interface Child {
+  proc: ChildProcess;
+  lines: string[];
+  exited: Promise<number | null>;
+}
+
+function spawnPoller(env: Record<string, string>): Child {
+  const proc = spawn(process.execPath, ["--import", "tsx", "tests/integration/fixtures/poll-child.ts"], {
+    env: { ...process.env, ...env },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const lines: string[] = [];
+  let buffer = "";
+  proc.stdout?.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString();
+    const parts = buffer.split("\n");
+    buffer = parts.pop() ?? "";
+    lines.push(...parts);
+  });
+  const exited = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
+  return { proc, lines, exited };
+}
+
+interface ChildResult {
+  cycleId: number;
+  models: Array<{ id: string; ok: boolean; skipped?: boolean; endpoints: number }>;
+}
+
+describe.skipIf(!SERVER)("faults of our own on a PostgreSQL server", () => {
+  let scratch: ScratchDatabase;
+  let direct: OpenedDb;
+  let replica: Replica;
+  const children: ChildProcess[] = [];
+
+  beforeEach(async () => {
+    [scratch, replica] = await Promise.all([createScratchDatabase(SERVER as string), startReplica()]);
+    direct = await openDatabase({ databaseUrl: scratch.url, embeddedDir: "unused" });
+    await seedWatchedModels(direct.db, [KIMI]);
+  });
+  afterEach(async () => {
+    for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
+    await resetReplica(replica.url);
+    await Promise.all([direct.close(), replica.close()]);
+    await scratch.drop();
+  });
+  afterAll(() => undefined);
+
+  it("the database lost mid-cycle: the cycle fails cleanly, is recorded once the database is back, the next succeeds", async () => {
+    const target = new URL(scratch.url);
+    const proxy = new CuttableProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    await proxy.listen();
+    const viaProxy = new URL(scratch.url);
+    viaProxy.port = String(proxy.port);
+    const app = await openDatabase({ databaseUrl: viaProxy.toString(), embeddedDir: "unused" });
+    const client = createOpenRouterClient({ baseUrl: replica.baseUrl, timeoutMs: 1_500, maxAttempts: 2, baseDelayMs: 5 });
+    try {
+      const first = await runPollCycle(app.db, client, { trigger: "test" });
+      expect(first.models[0].ok).toBe(true);
+      const samples = await direct.db.endpointSample.count();
+
+      // The first attempt hangs; while it does, the database goes away. The retry gets the data,
+      // and the snapshot cannot be written.
+      await injectFault(replica.url, { kind: "hang", times: 1 });
+      const requests = replica.state.requests.length;
+      const cycle = runPollCycle(app.db, client, { trigger: "test" });
+      await until("the poll to reach OpenRouter", () => replica.state.requests.length > requests);
+      await proxy.cut();
+      const lost = await cycle;
+      expect(lost.models[0]).toMatchObject({ id: KIMI, ok: false });
+      expect(lost.models[0].error).toBeTruthy();
+
+      // Nothing half-written: no poll record, no samples; the lease is still held.
+      expect(await direct.db.modelPoll.count({ where: { cycleId: lost.cycleId } })).toBe(0);
+      expect(await direct.db.endpointSample.count()).toBe(samples);
+      expect((await direct.db.pollCycle.findUnique({ where: { id: lost.cycleId } }))?.finishedAt).toBeNull();
+
+      // While the database is still away, a cycle cannot even start: it fails at once, cleanly.
+      await expect(runPollCycle(app.db, client, { trigger: "test" })).rejects.toThrow();
+
+      await proxy.restore();
+      const next = await runPollCycle(app.db, client, { trigger: "test" });
+      expect(next.models[0]).toMatchObject({ ok: true, endpoints: 11 });
+
+      const recorded = await direct.db.modelPoll.findMany({ where: { cycleId: lost.cycleId } });
+      expect(recorded).toHaveLength(1);
+      expect(recorded[0]).toMatchObject({ ok: false, errorKind: "storage", modelId: KIMI });
+      expect((await direct.db.pollCycle.findUnique({ where: { id: lost.cycleId } }))?.finishedAt).not.toBeNull();
+      expect(await direct.db.endpointSample.count()).toBe(samples + 11);
+      expect((await latestProviders(direct.db, KIMI))?.lastFailure).toBeNull();
+    } finally {
+      await app.close().catch(() => undefined);
+      await proxy.cut().catch(() => undefined);
+    }
+  });
+
+  it("a poller killed mid-cycle leaves no half snapshot, and the next cycle succeeds once its lease expires", async () => {
+    await injectFault(replica.url, { kind: "hang", times: 5 });
+    const child = spawnPoller({
+      CHILD_DATABASE_URL: scratch.url,
+      CHILD_OPENROUTER_URL: replica.baseUrl,
+      CHILD_LEASE_SECONDS: "3",
+      CHILD_TIMEOUT_MS: "60000",
+    });
+    children.push(child.proc);
+    await until("the child to reach OpenRouter", () => replica.state.requests.length > 0);
+    child.proc.kill("SIGKILL");
+    await child.exited;
+
+    const cycles = await direct.db.pollCycle.findMany();
+    expect(cycles).toHaveLength(1);
+    expect(cycles[0].finishedAt).toBeNull(); // the killed cycle never finished
+    expect(await direct.db.modelPoll.count()).toBe(0);
+    expect(await direct.db.endpointSample.count()).toBe(0);
+    expect(await direct.db.endpoint.count()).toBe(0);
+    const leased = await direct.db.watchedModel.findUnique({ where: { id: KIMI } });
+    expect(leased?.pollLeaseUntil).not.toBeNull();
+
+    await resetReplica(replica.url);
+    const client = createOpenRouterClient({ baseUrl: replica.baseUrl, timeoutMs: 5_000, maxAttempts: 2, baseDelayMs: 5 });
+    await until(
+      "the killed poller's lease to expire",
+      async () => (await direct.db.$queryRaw<Array<{ held: boolean }>>`SELECT "pollLeaseUntil" > now() AS held FROM "WatchedModel" WHERE id = ${KIMI}`)[0].held === false,
+    );
+    const next = await runPollCycle(direct.db, client, { trigger: "test" });
+    expect(next.models[0]).toMatchObject({ ok: true, endpoints: 11 });
+    expect(await direct.db.modelPoll.count({ where: { ok: true } })).toBe(1);
+    expect(await direct.db.endpointSample.count()).toBe(11);
+  });
+
+  it("two poller processes on one database at once: one snapshot per model per cycle", async () => {
+    await seedWatchedModels(direct.db, [GLM]);
+    // The first request of each model hangs past the timeout, so the lease holder keeps it for a while.
+    await injectFault(replica.url, { kind: "hang", times: 2 });
+    const env = {
+      CHILD_DATABASE_URL: scratch.url,
+      CHILD_OPENROUTER_URL: replica.baseUrl,
+      CHILD_TIMEOUT_MS: "1500",
+      CHILD_WAIT: "1",
+    };
+    const pair = [spawnPoller(env), spawnPoller(env)];
+    children.push(...pair.map((c) => c.proc));
+    await until("both pollers to be ready", () => pair.every((c) => c.lines.includes("ready")), 60_000);
+    for (const c of pair) c.proc.stdin?.write("go\n");
+    await Promise.all(pair.map((c) => c.exited));
+    const results = pair.map((c) => {
+      const line = c.lines.find((l) => l.startsWith("result "));
+      expect(line, "each poller prints its cycle").toBeTruthy();
+      return JSON.parse((line ?? "").slice("result ".length)) as ChildResult;
+    });
+
+    for (const id of [KIMI, GLM]) {
+      const outcomes = results.map((r) => r.models.find((m) => m.id === id));
+      expect(outcomes.filter((o) => o?.ok), id).toHaveLength(1);
+      expect(outcomes.filter((o) => o?.skipped), id).toHaveLength(1);
+    }
+    for (const r of results) {
+      for (const id of [KIMI, GLM]) {
+        expect(await direct.db.modelPoll.count({ where: { cycleId: r.cycleId, modelId: id, ok: true } })).toBeLessThanOrEqual(1);
+      }
+    }
+    const okPolls = await direct.db.modelPoll.findMany({ where: { ok: true } });
+    expect(okPolls).toHaveLength(2);
+    const expected = okPolls.reduce((sum, p) => sum + (p.endpointCount ?? 0), 0);
+    expect(await direct.db.endpointSample.count()).toBe(expected);
+  });
+});
