@@ -7,6 +7,9 @@ import { priceString } from "../money";
 export const CHANGE_KINDS = ["added", "removed", "price", "quantization", "tag", "status", "uptime"] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
+/** UPTIME_THRESHOLD's default, for callers that were not given the configured one. */
+export const DEFAULT_UPTIME_THRESHOLD = 95;
+
 /** The facts of one endpoint in a snapshot that a change is reported on. */
 export interface EndpointState {
   tag: string;

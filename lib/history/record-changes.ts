@@ -1,11 +1,11 @@
 import type { Prisma } from "../db/generated/client";
-import { env } from "../env";
 import type { NormalisedSnapshot } from "../poller/normalise";
-import { diffSnapshots, type EndpointState } from "./changes";
+import { DEFAULT_UPTIME_THRESHOLD, diffSnapshots, type EndpointState } from "./changes";
 
 // Called by the snapshot writer inside its transaction, before the new poll is recorded: compares
 // the snapshot being written with the model's previous successful one and stores the changes.
-// Detected once, at write time; pages only read ChangeEvent.
+// Detected once, at write time; pages only read ChangeEvent. No env here: the poller runs in
+// processes without the server's modules (the threshold comes in through the cycle's options).
 
 interface PreviousRow {
   tag: string;
@@ -22,7 +22,7 @@ export async function recordChanges(
   modelId: string,
   observedAt: Date,
   snapshot: NormalisedSnapshot,
-  uptimeThreshold: number = env.UPTIME_THRESHOLD,
+  uptimeThreshold: number = DEFAULT_UPTIME_THRESHOLD,
 ): Promise<number> {
   // The poll being written is recorded after this runs, so the newest ok poll is the previous one
   // (read through the (modelId, startedAt) index).

@@ -16,6 +16,8 @@ export interface SnapshotMeta {
   demo: boolean;
   raw: string;
   rawJson: unknown;
+  /** Uptime (%) whose crossing is logged as a change. */
+  uptimeThreshold?: number;
 }
 
 export async function writeSnapshot(db: Db, snapshot: NormalisedSnapshot, meta: SnapshotMeta): Promise<number> {
@@ -62,7 +64,7 @@ export async function writeSnapshot(db: Db, snapshot: NormalisedSnapshot, meta: 
         });
       }
       if (samples.length) await tx.endpointSample.createMany({ data: samples });
-      await recordChanges(tx, modelId, observedAt, snapshot);
+      await recordChanges(tx, modelId, observedAt, snapshot, meta.uptimeThreshold);
 
       const poll = await tx.modelPoll.create({
         data: {
