@@ -12,6 +12,7 @@ const schema = z.object({
   POLL_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(4),
   CRON_SECRET: z.string().min(1).optional(),
   RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  UPTIME_THRESHOLD: z.coerce.number().min(0).max(100).default(95),
   /** "user:password": every page and API route (but /api/health) then asks for these. */
   BASIC_AUTH: z
     .string()

@@ -1,5 +1,6 @@
 import type { Db } from "../db/engines";
 import type { OpenRouterClient } from "../openrouter/client";
+import { rollupStep } from "../history/rollup-step";
 import { spendSnapshotStep } from "../spend/snapshot";
 
 // Work that runs once per poll cycle after the models are polled (spend snapshots, roll-ups of
@@ -10,7 +11,7 @@ export interface AfterCycleStep {
   run(db: Db, client: OpenRouterClient, cycleId: number): Promise<void>;
 }
 
-export const afterCycleSteps: AfterCycleStep[] = [spendSnapshotStep];
+export const afterCycleSteps: AfterCycleStep[] = [spendSnapshotStep, rollupStep];
 
 export async function runAfterCycleSteps(db: Db, client: OpenRouterClient, cycleId: number): Promise<void> {
   for (const step of afterCycleSteps) {

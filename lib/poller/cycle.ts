@@ -33,6 +33,8 @@ export interface CycleOptions {
   afterModels?: (cycleId: number) => Promise<void>;
   /** How long a model's poll lease lasts (a killed poller's lease frees itself after this). */
   leaseSeconds?: number;
+  /** Uptime (%) whose crossing is logged as a change (default 95). */
+  uptimeThreshold?: number;
 }
 
 interface FailureRecord {
@@ -85,7 +87,7 @@ export async function runPollCycle(db: Db, client: OpenRouterClient, options: Cy
   const worker = async () => {
     while (next < models.length) {
       const index = next++;
-      outcomes[index] = await pollModel(db, client, cycle.id, models[index].id, options.leaseSeconds);
+      outcomes[index] = await pollModel(db, client, cycle.id, models[index].id, options.leaseSeconds, options.uptimeThreshold);
     }
   };
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 4, models.length || 1));
@@ -108,6 +110,7 @@ async function pollModel(
   cycleId: number,
   modelId: string,
   leaseSeconds?: number,
+  uptimeThreshold?: number,
 ): Promise<ModelOutcome> {
   const startedAt = new Date();
   let lease: Date | null;
@@ -140,6 +143,7 @@ async function pollModel(
       demo: fetched.demo,
       raw: fetched.raw,
       rawJson: JSON.parse(fetched.raw),
+      uptimeThreshold,
     });
     return { id: modelId, ok: true, endpoints: snapshot.endpoints.length, attempts };
   } catch (err) {

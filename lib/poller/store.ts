@@ -1,5 +1,6 @@
 import type { Db } from "../db/engines";
 import { Prisma } from "../db/generated/client";
+import { recordChanges } from "../history/record-changes";
 import { hashJson, type NormalisedSnapshot } from "./normalise";
 
 // Writes one model's snapshot in a single transaction: endpoints, new versions of their static
@@ -15,6 +16,8 @@ export interface SnapshotMeta {
   demo: boolean;
   raw: string;
   rawJson: unknown;
+  /** Uptime (%) whose crossing is logged as a change. */
+  uptimeThreshold?: number;
 }
 
 export async function writeSnapshot(db: Db, snapshot: NormalisedSnapshot, meta: SnapshotMeta): Promise<number> {
@@ -61,6 +64,7 @@ export async function writeSnapshot(db: Db, snapshot: NormalisedSnapshot, meta: 
         });
       }
       if (samples.length) await tx.endpointSample.createMany({ data: samples });
+      await recordChanges(tx, modelId, observedAt, snapshot, meta.uptimeThreshold);
 
       const poll = await tx.modelPoll.create({
         data: {

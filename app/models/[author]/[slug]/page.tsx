@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { HistorySection } from "@/components/history/history-section";
 import { DemoBanner } from "@/components/layout/demo-banner";
 import { ModelPicker } from "@/components/models/model-picker";
 import { PollNowButton } from "@/components/models/poll-now-button";
@@ -78,7 +79,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
           No snapshot of this model yet. Press “Poll now” to fetch its providers.
         </p>
       )}
-      {/* slot: history (issue 5) */}
+      <HistorySection modelId={modelId} />
     </div>
   );
 }

@@ -1,0 +1,123 @@
+"use client";
+
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { formatUtc } from "@/lib/format";
+import type { ChangePage } from "@/lib/history/change-log";
+import { CHANGE_KINDS, type ChangeKind } from "@/lib/history/changes";
+import { fetchJson, modelApiPath } from "./fetch-json";
+
+const KIND_LABELS: Record<ChangeKind, string> = {
+  added: "Provider added",
+  removed: "Provider removed",
+  price: "Price",
+  quantization: "Quantization",
+  tag: "Tag",
+  status: "Status",
+  uptime: "Uptime crossed threshold",
+};
+
+const KIND_STYLES: Record<ChangeKind, string> = {
+  added: "bg-emerald-50 text-emerald-700 ring-emerald-200",
+  removed: "bg-red-50 text-red-700 ring-red-200",
+  price: "bg-amber-50 text-amber-800 ring-amber-200",
+  quantization: "bg-violet-50 text-violet-700 ring-violet-200",
+  tag: "bg-sky-50 text-sky-700 ring-sky-200",
+  status: "bg-slate-100 text-slate-700 ring-slate-300",
+  uptime: "bg-orange-50 text-orange-700 ring-orange-200",
+};
+
+function describe(kind: ChangeKind, before: string | null, after: string | null): string {
+  switch (kind) {
+    case "added":
+      return after ? `appeared (${after})` : "appeared";
+    case "removed":
+      return "no longer listed";
+    case "price":
+      return `input / output $/M: ${before} → ${after}`;
+    case "uptime":
+      return `30-minute uptime ${before}% → ${after}%`;
+    default:
+      return `${before ?? "none"} → ${after ?? "none"}`;
+  }
+}
+
+/** Stored changes, newest first, filtered by kind and provider; older pages load on demand. */
+export function ChangeLog({ modelId }: { modelId: string }) {
+  const [kind, setKind] = useState<ChangeKind | "">("");
+  const [provider, setProvider] = useState("");
+  const query = useInfiniteQuery({
+    queryKey: ["changes", modelId, kind, provider],
+    initialPageParam: null as number | null,
+    queryFn: ({ pageParam }) => {
+      const params = new URLSearchParams({ kind, provider, limit: "25" });
+      if (pageParam) params.set("before", String(pageParam));
+      return fetchJson<ChangePage>(`${modelApiPath(modelId)}/changes?${params}`);
+    },
+    getNextPageParam: (last) => last.nextBefore,
+    refetchInterval: 60_000,
+  });
+  const changes = query.data?.pages.flatMap((p) => p.changes) ?? [];
+  const providers = query.data?.pages[0]?.providers ?? [];
+
+  return (
+    <section aria-labelledby="change-log-heading" className="rounded-lg border border-slate-200 bg-white shadow-sm">
+      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-200 px-4 py-3">
+        <h3 id="change-log-heading" className="text-sm font-medium text-slate-800">Change log</h3>
+        <div className="flex flex-wrap gap-2 text-sm">
+          <label className="flex items-center gap-1.5 text-slate-600">
+            Kind
+            <select aria-label="Kind" value={kind} onChange={(e) => setKind(e.target.value as ChangeKind | "")} className="rounded-md border border-slate-300 bg-white px-2 py-1 text-slate-800">
+              <option value="">All kinds</option>
+              {CHANGE_KINDS.map((k) => (
+                <option key={k} value={k}>{KIND_LABELS[k]}</option>
+              ))}
+            </select>
+          </label>
+          <label className="flex items-center gap-1.5 text-slate-600">
+            Provider
+            <select aria-label="Provider" value={provider} onChange={(e) => setProvider(e.target.value)} className="rounded-md border border-slate-300 bg-white px-2 py-1 text-slate-800">
+              <option value="">All providers</option>
+              {[...new Set([...providers, ...(provider ? [provider] : [])])].map((p) => (
+                <option key={p} value={p}>{p}</option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </div>
+      {query.isError ? (
+        <p role="alert" className="px-4 py-6 text-sm text-red-700">Could not load the change log: {query.error.message}</p>
+      ) : query.isPending ? (
+        <p className="px-4 py-6 text-sm text-slate-500">Loading changes…</p>
+      ) : changes.length === 0 ? (
+        <p className="px-4 py-6 text-sm text-slate-500">
+          {kind || provider ? "No change matches the filter." : "No change since the first poll: prices, tags, quantizations and statuses are as first seen."}
+        </p>
+      ) : (
+        <ol aria-label="Changes" className="divide-y divide-slate-100">
+          {changes.map((c) => (
+            <li key={c.id} className="flex flex-wrap items-baseline gap-x-3 gap-y-1 px-4 py-2 text-sm">
+              <time dateTime={c.observedAt} className="w-40 shrink-0 text-xs text-slate-500 tabular-nums">{formatUtc(c.observedAt)}</time>
+              <span className={`rounded-full px-2 py-0.5 text-xs ring-1 ring-inset ${KIND_STYLES[c.kind]}`}>{KIND_LABELS[c.kind]}</span>
+              <span className="font-medium">{c.provider}</span>
+              <span className="font-mono text-xs text-slate-500">{c.tag}</span>
+              <span className="text-slate-700">{describe(c.kind, c.before, c.after)}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+      {query.hasNextPage && (
+        <div className="border-t border-slate-100 px-4 py-2">
+          <button
+            type="button"
+            onClick={() => query.fetchNextPage()}
+            disabled={query.isFetchingNextPage}
+            className="text-sm font-medium text-indigo-700 hover:underline disabled:opacity-60"
+          >
+            {query.isFetchingNextPage ? "Loading…" : "Older changes"}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+import { expect, test } from "@playwright/test";
+import { poll, replicaControl, screenshot } from "./helpers";
+
+const KIMI = "moonshotai/kimi-k2.5";
+
+test.describe("history: charts and change log", () => {
+  test.beforeEach(async ({ request }) => replicaControl(request, "reset"));
+
+  test("the uptime chart draws a line per provider, toggles from the legend and switches range", async ({ page, request }) => {
+    for (let i = 0; i < 4; i++) await poll(request);
+    await page.goto(`/models/${KIMI}`);
+
+    const history = page.getByRole("region", { name: "History" });
+    const uptime = history.getByRole("figure", { name: "Uptime, last 30 minutes (%)" });
+    await expect(uptime).toBeVisible();
+    const legend = history.getByRole("group", { name: "Endpoints shown" });
+    await expect(legend.getByRole("button")).toHaveCount(11);
+    await expect(legend.getByRole("button", { pressed: true })).toHaveCount(11);
+    // A line per provider (with this few polls, each is drawn as points).
+    await expect(uptime.locator(".recharts-line")).toHaveCount(11);
+    await expect(uptime.locator(".recharts-line-dots")).toHaveCount(11);
+    await expect(uptime).toContainText("11 of 11 endpoints · 5 min buckets");
+    // The threshold is drawn as a line.
+    await expect(uptime.locator(".recharts-reference-line")).toHaveCount(1);
+    await expect(uptime).toContainText("threshold 95%");
+    await expect(history.getByRole("figure", { name: "Input price ($ per million tokens)" })).toBeVisible();
+    await expect(history.getByRole("figure", { name: "Latency p50 (ms)" })).toBeVisible();
+
+    // Hover shows the time, the value and the polls behind the point.
+    await uptime.scrollIntoViewIfNeeded();
+    const dot = uptime.locator(".recharts-line-dot").last();
+    const box = await dot.boundingBox();
+    if (!box) throw new Error("chart not laid out");
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const tooltip = uptime.getByRole("tooltip");
+    await expect(tooltip).toContainText("UTC (5 min)");
+    await expect(tooltip).toContainText(/DeepInfra\s*\d+\.\d%\s*\d+ polls?/);
+    await screenshot(page, "history-24h");
+
+    await legend.getByRole("button", { name: /BaseTen/ }).click();
+    await expect(legend.getByRole("button", { name: /BaseTen/ })).toHaveAttribute("aria-pressed", "false");
+    await expect(uptime.locator(".recharts-line")).toHaveCount(10);
+    await expect(uptime).toContainText("10 of 11 endpoints");
+
+    const ranges = history.getByRole("group", { name: "Range" });
+    await expect(ranges.getByRole("button", { name: "24 h" })).toHaveAttribute("aria-pressed", "true");
+    const seriesRequest = page.waitForRequest((r) => r.url().includes("/series?metric=uptime30m&range=7d"));
+    await ranges.getByRole("button", { name: "7 d" }).click();
+    await seriesRequest;
+    await expect(ranges.getByRole("button", { name: "7 d" })).toHaveAttribute("aria-pressed", "true");
+    await expect(ranges.getByRole("button", { name: "24 h" })).toHaveAttribute("aria-pressed", "false");
+    await expect(uptime).toContainText("1 h buckets");
+    await expect(uptime.locator(".recharts-line")).toHaveCount(10); // the toggle survives a range switch
+    await ranges.getByRole("button", { name: "90 d" }).click();
+    await expect(uptime).toContainText("1 day buckets");
+    await screenshot(page, "history-90d");
+  });
+
+  test("a price change at the replica appears once in the change log, and the filter narrows it", async ({ page, request }) => {
+    await poll(request);
+    await replicaControl(request, "patch", {
+      model: KIMI,
+      tag: "deepinfra",
+      set: { pricing: { prompt: "0.0000005", completion: "0.00000225", request: "0", image: "0", discount: 0 } },
+    });
+    await replicaControl(request, "patch", { model: KIMI, tag: "novita", set: { status: -2 } });
+    await poll(request);
+    await poll(request);
+
+    await page.goto(`/models/${KIMI}`);
+    const log = page.getByRole("region", { name: "Change log" });
+    const entries = log.getByRole("list", { name: "Changes" }).getByRole("listitem");
+    await expect(entries.filter({ hasText: "DeepInfra" }).filter({ hasText: "0.45 / 2.25 → 0.50 / 2.25" })).toHaveCount(1);
+    await expect(entries.filter({ hasText: "Novita" }).filter({ hasText: "0 → -2" })).toHaveCount(1);
+
+    await log.getByRole("combobox", { name: "Kind" }).selectOption("price");
+    await expect(entries.filter({ hasText: "Novita" })).toHaveCount(0);
+    await expect(entries.filter({ hasText: "DeepInfra" })).toHaveCount(1);
+    await log.getByRole("combobox", { name: "Kind" }).selectOption("");
+    await log.getByRole("combobox", { name: "Provider" }).selectOption("Novita");
+    await expect(entries).toHaveCount(1);
+    await expect(entries.first()).toContainText("Status");
+    await log.scrollIntoViewIfNeeded();
+    await screenshot(page, "history-changes");
+
+    const api = await request.get(`/api/models/${KIMI}/changes?kind=weather`);
+    expect(api.status()).toBe(400);
+    expect((await api.json()).error.message).toContain("kind");
+    const clamp = await request.get(`/api/models/${KIMI}/series?metric=uptime30m&range=90d&bucket=5m`);
+    expect((await clamp.json()).bucketSeconds).toBe(86400);
+    expect((await request.get(`/api/models/nobody/nothing/series?metric=uptime30m`)).status()).toBe(404);
+  });
+});
