@@ -1,9 +1,11 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useQueryState } from "nuqs";
 import { useState } from "react";
 import type { Metric, Range } from "@/lib/history/buckets";
 import type { Series } from "@/lib/history/series";
+import { comparisonParsers } from "@/lib/view-state/comparison";
 import { ChangeLog } from "./change-log";
 import { EndpointLegend, type LegendEntry } from "./endpoint-legend";
 import { fetchJson, modelApiPath } from "./fetch-json";
@@ -37,7 +39,7 @@ const tps = (v: number | string) => `${Number(v).toFixed(0)} tok/s`;
 
 /** Uptime, price, latency and throughput over time for every endpoint, and the change log. */
 export function HistorySection({ modelId, includedTags, uptimeThreshold = 95 }: HistorySectionProps) {
-  const [range, setRange] = useState<Range>("24h");
+  const [range, setRange] = useQueryState("hr", comparisonParsers.hr.withOptions({ history: "replace", shallow: true }));
   const [toggled, setToggled] = useState<Record<string, boolean>>({});
   const uptime = useSeries(modelId, "uptime30m", range);
   const input = useSeries(modelId, "inputPrice", range);

@@ -12,6 +12,7 @@ import type { SavedViewEntry } from "@/lib/saved-views";
 import { budgetParsers } from "@/lib/view-state/budget";
 import { comparisonParsers, toRuleSet, type ComparisonState } from "@/lib/view-state/comparison";
 import { CostCalculator } from "../budget/cost-calculator";
+import { HistorySection } from "../history/history-section";
 import { CopyButton } from "../ui/copy-button";
 import { KnownQuantizationDialog } from "./known-quantization-dialog";
 import { ProviderTable, type TableRow } from "./provider-table";
@@ -30,10 +31,12 @@ interface Props {
   activeView: string | null;
   /** Parts of the link the server could not read (shown once, then the URL is rewritten). */
   ignored: string[];
+  /** The server's uptime threshold (UPTIME_THRESHOLD), used when the view sets none. */
+  uptimeThreshold: number;
 }
 
 /** The comparison page's interactive part: rules → verdicts → table, export, saved views. */
-export function ComparisonView({ modelId, endpoints, known, views, activeView, ignored }: Props) {
+export function ComparisonView({ modelId, endpoints, known, views, activeView, ignored, uptimeThreshold }: Props) {
   const [urlState, setUrlState] = useQueryStates(comparisonParsers, { history: "replace", shallow: true });
   const state = urlState as ComparisonState;
   const [budgetState] = useQueryStates(budgetParsers);
@@ -44,7 +47,7 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
   const verdicts = useMemo(() => evaluateRules(facts, rules), [facts, rules]);
   const routing = useMemo(() => buildRoutingExport(facts, verdicts, rules, state.rsort), [facts, verdicts, rules, state.rsort]);
 
-  const healthLine = state.upmin > 0 ? state.upmin : 95;
+  const healthLine = state.upmin > 0 ? state.upmin : uptimeThreshold;
   const rows: TableRow[] = useMemo(() => {
     const knownByTag = new Map(known.map((k) => [k.tag, k]));
     return endpoints.map((e, i) => {
@@ -142,6 +145,7 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
       <CostCalculator
         providers={included.map((r) => ({ tag: r.tag, provider: r.provider, inputPricePerM: r.inputPricePerM, outputPricePerM: r.outputPricePerM }))}
       />
+      <HistorySection modelId={modelId} includedTags={included.map((r) => r.tag)} uptimeThreshold={healthLine} />
       <KnownQuantizationDialog
         modelId={modelId}
         target={editing && { tag: editing.tag, provider: editing.provider, reported: editing.quantization, known: editing.known }}

@@ -5,6 +5,7 @@ import {
   parseAsBoolean,
   parseAsStringLiteral,
 } from "nuqs/server";
+import { RANGES } from "../history/buckets";
 import { KNOWN_QUANTIZATIONS } from "../openrouter/schemas";
 import type { RuleSet } from "../rules/evaluate";
 
@@ -81,6 +82,8 @@ export const comparisonParsers = {
   sort: parseAsSort.withDefault({ column: "outputPricePerM", desc: false }),
   /** The `sort` of the exported routing preferences. */
   rsort: parseAsStringLiteral(ROUTING_SORTS).withDefault("price"),
+  /** The range of the history charts. */
+  hr: parseAsStringLiteral(RANGES).withDefault("24h"),
 };
 
 

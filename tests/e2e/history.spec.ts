@@ -53,7 +53,20 @@ test.describe("history: charts and change log", () => {
     await expect(uptime.locator(".recharts-line")).toHaveCount(10); // the toggle survives a range switch
     await ranges.getByRole("button", { name: "90 d" }).click();
     await expect(uptime).toContainText("1 day buckets");
+    await expect(page).toHaveURL(/hr=90d/); // the range is part of the link
     await screenshot(page, "history-90d");
+  });
+
+  test("with rules set, the uptime chart shows the included providers and the rule's threshold", async ({ page }) => {
+    await page.goto(`/models/${KIMI}?xq=int4,fp4,mxfp4,nvfp4&xp=fireworks&upmin=97&hr=7d`);
+    const history = page.getByRole("region", { name: "History" });
+    await expect(history.getByRole("group", { name: "Range" }).getByRole("button", { name: "7 d" })).toHaveAttribute("aria-pressed", "true");
+    const legend = history.getByRole("group", { name: "Endpoints shown" });
+    const pressed = legend.getByRole("button", { pressed: true });
+    const included = await page.getByRole("table", { name: "Providers" }).locator('tbody tr[data-included="true"] th').allInnerTexts();
+    await expect(pressed).toHaveCount(included.length);
+    for (const name of included) await expect(legend.getByRole("button", { name: new RegExp(name.split("\n")[0]) })).toHaveAttribute("aria-pressed", "true");
+    await expect(history.getByRole("figure", { name: "Uptime, last 30 minutes (%)" })).toContainText("threshold 97%");
   });
 
   test("a price change at the replica appears once in the change log, and the filter narrows it", async ({ page, request }) => {

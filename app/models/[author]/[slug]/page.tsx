@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { HistorySection } from "@/components/history/history-section";
 import { DemoBanner } from "@/components/layout/demo-banner";
 import { ModelPicker } from "@/components/models/model-picker";
 import { PollNowButton } from "@/components/models/poll-now-button";
 import { PollStatus } from "@/components/models/poll-status";
 import { ComparisonView } from "@/components/providers/comparison-view";
 import { getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
 import { formatUtc } from "@/lib/format";
 import { modelIdFromParams } from "@/lib/http";
 import { loadComparison } from "@/lib/queries/comparison";
@@ -73,13 +73,13 @@ export default async function ModelPage({ params, searchParams }: Props) {
           views={views}
           activeView={activeView}
           ignored={comparison.ignored}
+          uptimeThreshold={env.UPTIME_THRESHOLD}
         />
       ) : (
         <p className="rounded-md border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
           No snapshot of this model yet. Press “Poll now” to fetch its providers.
         </p>
       )}
-      <HistorySection modelId={modelId} />
     </div>
   );
 }
