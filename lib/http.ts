@@ -70,9 +70,9 @@ function validated<S extends z.ZodType>(schema: S, value: unknown): BodyResult<z
   return { ok: true, data: parsed.data };
 }
 
-/** The body as text, or null once it grows past maxBytes (the rest is not read). */
-async function readLimited(request: Request, maxBytes: number): Promise<string | null> {
-  if (!request.body) return "";
+/** The body's bytes, or null once it grows past maxBytes (the rest is not read). */
+export async function readBodyCapped(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -86,7 +86,19 @@ async function readLimited(request: Request, maxBytes: number): Promise<string |
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+/** The body as text, or null once it grows past maxBytes. */
+async function readLimited(request: Request, maxBytes: number): Promise<string | null> {
+  const bytes = await readBodyCapped(request, maxBytes);
+  return bytes === null ? null : new TextDecoder().decode(bytes);
 }
 
 /** Route params {author, slug} of a model route, as a normalised model id. */

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { formatUtc } from "@/lib/format";
 import type { ChangePage } from "@/lib/history/change-log";
 import { CHANGE_KINDS, type ChangeKind } from "@/lib/history/changes";
-import { fetchJson, modelApiPath } from "./fetch-json";
+import { apiFetch, modelApiPath } from "../ui/api-fetch";
 
 const KIND_LABELS: Record<ChangeKind, string> = {
   added: "Provider added",
@@ -52,7 +52,7 @@ export function ChangeLog({ modelId }: { modelId: string }) {
     queryFn: ({ pageParam }) => {
       const params = new URLSearchParams({ kind, provider, limit: "25" });
       if (pageParam) params.set("before", String(pageParam));
-      return fetchJson<ChangePage>(`${modelApiPath(modelId)}/changes?${params}`);
+      return apiFetch<ChangePage>(`${modelApiPath(modelId)}/changes?${params}`);
     },
     getNextPageParam: (last) => last.nextBefore,
     refetchInterval: 60_000,

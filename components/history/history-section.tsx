@@ -8,7 +8,7 @@ import type { Series } from "@/lib/history/series";
 import { comparisonParsers } from "@/lib/view-state/comparison";
 import { ChangeLog } from "./change-log";
 import { EndpointLegend, type LegendEntry } from "./endpoint-legend";
-import { fetchJson, modelApiPath } from "./fetch-json";
+import { apiFetch, modelApiPath } from "../ui/api-fetch";
 import { colorFor } from "./palette";
 import { RangePicker } from "./range-picker";
 import { SeriesChart, type ChartLine } from "./series-chart";
@@ -24,7 +24,7 @@ export interface HistorySectionProps {
 function useSeries(modelId: string, metric: Metric, range: Range) {
   return useQuery({
     queryKey: ["series", modelId, metric, range],
-    queryFn: () => fetchJson<Series>(`${modelApiPath(modelId)}/series?metric=${metric}&range=${range}`),
+    queryFn: () => apiFetch<Series>(`${modelApiPath(modelId)}/series?metric=${metric}&range=${range}`),
     refetchInterval: 60_000,
     placeholderData: (previous) => previous,
   });

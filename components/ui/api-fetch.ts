@@ -17,3 +17,8 @@ export async function apiFetch<T = unknown>(url: string, init: RequestInit = {})
   }
   return body as T;
 }
+
+/** The API path of a model, each part of its id encoded. */
+export function modelApiPath(modelId: string): string {
+  return `/api/models/${modelId.split("/").map(encodeURIComponent).join("/")}`;
+}

@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { guarded, jsonError, zodMessage } from "@/lib/http";
+import { guarded, jsonError, readBodyCapped, zodMessage } from "@/lib/http";
 import { importUsage } from "@/lib/usage/import";
 import { MAX_IMPORT_BYTES } from "@/lib/usage/parse";
 
@@ -24,7 +24,7 @@ export const POST = guarded(async (request: Request) => {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_IMPORT_BYTES) return tooLarge();
 
-  const bytes = await readCapped(request, MAX_IMPORT_BYTES);
+  const bytes = await readBodyCapped(request, MAX_IMPORT_BYTES);
   if (bytes === null) return tooLarge();
 
   let filename = query.data.filename ?? "api-upload.jsonl";
@@ -50,28 +50,3 @@ export const POST = guarded(async (request: Request) => {
   const result = await importUsage(await getDb(), filename, body.data);
   return NextResponse.json(result);
 });
-
-/** The request body, or null as soon as it grows past `limit` bytes. */
-async function readCapped(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
-}
