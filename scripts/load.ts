@@ -179,6 +179,10 @@ const routes: Array<[string, string]> = [
   ["model page", `${target.url}/models/${model}`],
   ["providers API", `${target.url}/api/models/${model}/providers`],
   ["models API", `${target.url}/api/models`],
+  // What the page's own scripts fetch after it loads, and what a pipeline fetches.
+  ["series API (uptime 24 h)", `${target.url}/api/models/${model}/series?metric=uptime30m&range=24h`],
+  ["changes API", `${target.url}/api/models/${model}/changes`],
+  ["routing API", `${target.url}/api/models/${model}/routing?xq=int4,fp4,mxfp4,nvfp4&xp=fireworks&upmin=95`],
 ];
 
 // One poll first, so the pages have a snapshot to show.
