@@ -56,7 +56,9 @@ export async function readJson<S extends z.ZodType>(
 
 /** Validates the query string (?a=1&b=2, last value wins) against a schema of strings. */
 export function readQuery<S extends z.ZodType>(request: Request, schema: S): BodyResult<z.output<S>> {
-  return validated(schema, Object.fromEntries(new URL(request.url).searchParams));
+  // An empty value ("?kind=" from a form's "any") counts as absent.
+  const entries = [...new URL(request.url).searchParams.entries()].filter(([, v]) => v !== "");
+  return validated(schema, Object.fromEntries(entries));
 }
 
 /** Validates route params (already awaited). */

@@ -7,8 +7,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { openDatabase, type OpenedDb } from "../lib/db/engines";
 import { listChanges } from "../lib/history/change-log";
 import { RANGES, type Metric } from "../lib/history/buckets";
@@ -17,6 +15,7 @@ import { modelSeries } from "../lib/history/series";
 import { endpointsResponseSchema } from "../lib/openrouter/schemas";
 import { normaliseEndpoints, type NormalisedSnapshot } from "../lib/poller/normalise";
 import { writeSnapshot } from "../lib/poller/store";
+import { createScratchDatabase } from "../tests/helpers/scratch";
 import { latestProviders } from "../lib/queries/providers";
 
 const MODEL = "synthetic/bench-model";
@@ -199,22 +198,13 @@ async function runOn(name: string, opened: OpenedDb): Promise<EngineResult> {
 }
 
 async function scratchServer(url: string): Promise<OpenedDb> {
-  const name = `routeboard_bench_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const opened = await openDatabase({ databaseUrl: target.toString(), embeddedDir: "unused" });
+  const scratch = await createScratchDatabase(url);
+  const opened = await openDatabase({ databaseUrl: scratch.url, embeddedDir: "unused" });
   return {
     ...opened,
     close: async () => {
       await opened.close();
-      const drop = new pg.Client({ connectionString: url });
-      await drop.connect();
-      await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await drop.end();
+      await scratch.drop();
     },
   };
 }

@@ -17,8 +17,3 @@ export const changesQuery = z.object({
   limit: z.coerce.number().int().default(CHANGE_PAGE_DEFAULT).transform((n) => Math.min(CHANGE_PAGE_MAX, Math.max(1, n))),
   before: z.coerce.number().int().positive().optional(),
 });
-
-/** URLSearchParams to a plain object, dropping empty values (so `?kind=` means "any"). */
-export function searchObject(params: URLSearchParams): Record<string, string> {
-  return Object.fromEntries([...params.entries()].filter(([, v]) => v !== ""));
-}

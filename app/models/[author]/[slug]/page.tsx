@@ -11,7 +11,7 @@ import { env } from "@/lib/env";
 import { formatUtc } from "@/lib/format";
 import { modelIdFromParams } from "@/lib/http";
 import { loadComparison } from "@/lib/queries/comparison";
-import { listWatchedModels } from "@/lib/queries/models";
+import { watchedModelsForView } from "@/lib/queries/cached";
 import { listViews } from "@/lib/saved-views";
 
 export const dynamic = "force-dynamic";
@@ -33,7 +33,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
   const [comparison, views, models] = await Promise.all([
     loadComparison(db, modelId, query),
     listViews(db, modelId),
-    listWatchedModels(db),
+    watchedModelsForView(),
   ]);
   if (!comparison) notFound();
   const { snapshot } = comparison;
