@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { basicAuthMatches, bearerMatches, parseBasicAuthSetting } from "@/lib/security/basic-auth";
-import { contentSecurityPolicy, SECURITY_HEADERS, STATIC_CSP } from "@/lib/security/headers";
+import { contentSecurityPolicy, PLAIN_PAGE_CSP, SECURITY_HEADERS, STATIC_CSP } from "@/lib/security/headers";
 import { checkSameOrigin } from "@/lib/security/origin";
 
 // Runs before every page, API route and server action (Next 16's proxy, on the Node.js runtime):
@@ -14,6 +14,10 @@ const PUBLIC_PATHS = new Set(["/api/health"]);
 export function proxy(request: NextRequest): NextResponse {
   const { pathname } = request.nextUrl;
   const isApi = pathname === "/api" || pathname.startsWith("/api/");
+
+  // A broken percent escape (a link cut mid-character): Next.js would fail decoding the route's
+  // parameters and answer a bare 500, so it is answered here, with a message and our headers.
+  if (!decodable(pathname)) return secured(brokenLink(isApi), isApi ? STATIC_CSP : PLAIN_PAGE_CSP);
 
   if (credentials && !PUBLIC_PATHS.has(pathname) && !isCronCall(request, pathname)) {
     if (!basicAuthMatches(request.headers.get("authorization"), credentials)) {
@@ -45,6 +49,26 @@ export function proxy(request: NextRequest): NextResponse {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("content-security-policy", csp);
   return secured(NextResponse.next({ request: { headers: requestHeaders } }), csp);
+}
+
+function decodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const BROKEN_LINK_MESSAGE = "This link is broken: its address has a malformed percent-escape (%). Copy the link again from the page it came from.";
+
+function brokenLink(isApi: boolean): NextResponse {
+  if (isApi) return NextResponse.json({ error: { status: 400, message: BROKEN_LINK_MESSAGE } }, { status: 400 });
+  // A page without scripts or styles of its own (the static CSP allows none): plain and readable.
+  const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Broken link · Routeboard</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#0f172a">
+<h1 style="font-size:1.5rem">Broken link</h1><p>${BROKEN_LINK_MESSAGE}</p><p><a href="/">Back to the watched models</a></p></body></html>`;
+  return new NextResponse(html, { status: 400, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
 /** A cron job calls POST /api/poll with its CRON_SECRET instead of the Basic credentials. */

@@ -7,6 +7,7 @@ import { Providers } from "./providers";
 export const metadata: Metadata = {
   title: { default: "Routeboard", template: "%s · Routeboard" },
   description: "Choose OpenRouter providers by quantization, price and uptime, and watch what they cost.",
+  icons: { icon: "/favicon.svg" },
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {

@@ -2,6 +2,7 @@ import "server-only";
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { normaliseModelId } from "./openrouter/client";
+import { clearMemo } from "./queries/memo";
 
 // Small helpers that keep route handlers to: validate → authorise → one domain call → JSON.
 
@@ -120,12 +121,15 @@ export const modelParamsSchema = z
 
 /**
  * Wraps a route handler so that an unexpected error answers a short JSON error (503 when the
- * database cannot be reached) with no stack trace, and is logged on the server.
+ * database cannot be reached) with no stack trace, and is logged on the server. After a request
+ * that may have written (any method but GET and HEAD), the shared reads are dropped, so the next
+ * page or API answer shows the change.
  */
 export function guarded<A extends unknown[]>(
   handler: (...args: A) => Promise<Response>,
 ): (...args: A) => Promise<Response> {
   return async (...args: A) => {
+    const request = args[0] instanceof Request ? args[0] : null;
     try {
       return await handler(...args);
     } catch (err) {
@@ -134,6 +138,8 @@ export function guarded<A extends unknown[]>(
       return unreachable
         ? jsonError(503, "The database cannot be reached; try again shortly")
         : jsonError(500, "Something went wrong on the server; it has been logged");
+    } finally {
+      if (request && request.method !== "GET" && request.method !== "HEAD") clearMemo();
     }
   };
 }

@@ -14,10 +14,13 @@ import { startReplica, type Replica } from "../replica/server";
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 
 const HELP = `usage: npm run load -- [--viewers 50] [--duration 30] [--poll-every 10] [--model moonshotai/kimi-k2.5]
-                     [--think-ms 0] [--url http://127.0.0.1:3000 | --database-url postgresql://...@127.0.0.1/db]
+                     [--think-ms 0] [--url http://127.0.0.1:3000 | --database-url postgresql://...@127.0.0.1/db [--instances 2]]
                      [--cron-secret S] [--basic user:password]
   --think-ms      mean pause of each viewer between requests, jittered (0: a closed loop, as fast as answers come)
-  --database-url  the server this script starts uses this PostgreSQL server instead of an embedded one`;
+  --database-url  the server this script starts uses this PostgreSQL server instead of an embedded one
+  --instances     with --database-url: start this many servers on it and spread the viewers over them
+                  round-robin, as a load balancer in front of them would (the embedded database
+                  belongs to one process, so one instance without --database-url)`;
 
 const { values } = parseArgs({
   options: {
@@ -28,6 +31,7 @@ const { values } = parseArgs({
     url: { type: "string" },
     "think-ms": { type: "string", default: "0" },
     "database-url": { type: "string" },
+    instances: { type: "string", default: "1" },
     "cron-secret": { type: "string" },
     basic: { type: "string" },
     help: { type: "boolean", default: false },
@@ -41,6 +45,11 @@ const viewers = positiveInt(values.viewers, "viewers");
 const durationS = positiveInt(values.duration, "duration");
 const pollEveryS = positiveInt(values["poll-every"], "poll-every");
 const model = values.model;
+const instances = positiveInt(values.instances, "instances");
+if (instances > 1 && !values["database-url"]) {
+  console.error(`--instances above 1 needs --database-url: the embedded database belongs to one process\n${HELP}`);
+  process.exit(2);
+}
 const thinkMs = Number(values["think-ms"]);
 if (!Number.isFinite(thinkMs) || thinkMs < 0) {
   console.error(`--think-ms must be 0 or more\n${HELP}`);
@@ -70,7 +79,8 @@ async function freePort(): Promise<number> {
 }
 
 interface Target {
-  url: string;
+  /** One URL per server instance; viewers are spread over them. */
+  urls: string[];
   stop(): Promise<void>;
   /** CPU time (ms) the server process has used so far, when it is ours and /proc can tell. */
   cpuMs?(): number | null;
@@ -88,13 +98,41 @@ function processCpuMs(pid: number | undefined): number | null {
   }
 }
 
-async function ownServer(): Promise<Target> {
+async function ownServers(count: number): Promise<Target> {
   if (!existsSync(".next/BUILD_ID")) {
     console.error("No production build: run `npm run build` first (or pass --url of a running server).");
     process.exit(2);
   }
-  const [port, replica]: [number, Replica] = await Promise.all([freePort(), startReplica()]);
+  const replica = await startReplica();
   const dataDir = mkdtempSync(path.join(tmpdir(), "routeboard-load-"));
+  const servers: Array<{ url: string; child: ChildProcess }> = [];
+  for (let i = 0; i < count; i++) servers.push(await startServer(replica, dataDir));
+  const database = values["database-url"] ? "PostgreSQL server" : `embedded database in ${dataDir}`;
+  console.log(
+    `[load] started ${count === 1 ? "the production build" : `${count} instances of the production build`} at ${servers.map((s) => s.url).join(", ")} (replica ${replica.baseUrl}, ${database})`,
+  );
+  return {
+    urls: servers.map((s) => s.url),
+    cpuMs: () => {
+      const each = servers.map((s) => processCpuMs(s.child.pid));
+      return each.every((ms) => ms !== null) ? each.reduce((a, b) => a + (b ?? 0), 0) : null;
+    },
+    stop: async () => {
+      await Promise.all(
+        servers.map(({ child }) => {
+          const exited = new Promise((resolve) => child.once("exit", resolve));
+          child.kill("SIGTERM");
+          return exited;
+        }),
+      );
+      await replica.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startServer(replica: Replica, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     env: {
       ...process.env,
@@ -116,19 +154,7 @@ async function ownServer(): Promise<Target> {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error("The server did not start");
     await new Promise((r) => setTimeout(r, 250));
   }
-  const database = values["database-url"] ? "PostgreSQL server" : `embedded database in ${dataDir}`;
-  console.log(`[load] started the production build at ${url} (replica ${replica.baseUrl}, ${database})`);
-  return {
-    url,
-    cpuMs: () => processCpuMs(child.pid),
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-      await replica.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return { url, child };
 }
 
 const headers: Record<string, string> = {};
@@ -166,8 +192,8 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-const target = values.url ? { url: values.url.replace(/\/+$/, ""), stop: async () => undefined } : await ownServer();
-const host = new URL(target.url).hostname;
+const target: Target = values.url ? { urls: [values.url.replace(/\/+$/, "")], stop: async () => undefined } : await ownServers(instances);
+const host = new URL(target.urls[0]).hostname;
 if (!LOOPBACK_HOSTS.has(host)) {
   console.error(`--url must be a loopback address (127.0.0.1, localhost, ::1), not ${host}`);
   await target.stop();
@@ -176,18 +202,21 @@ if (!LOOPBACK_HOSTS.has(host)) {
 
 const pollHeaders: Record<string, string> = values["cron-secret"] ? { authorization: `Bearer ${values["cron-secret"]}` } : {};
 const routes: Array<[string, string]> = [
-  ["model page", `${target.url}/models/${model}`],
-  ["providers API", `${target.url}/api/models/${model}/providers`],
-  ["models API", `${target.url}/api/models`],
+  ["model page", `/models/${model}`],
+  ["providers API", `/api/models/${model}/providers`],
+  ["models API", `/api/models`],
   // What the page's own scripts fetch after it loads, and what a pipeline fetches.
-  ["series API (uptime 24 h)", `${target.url}/api/models/${model}/series?metric=uptime30m&range=24h`],
-  ["changes API", `${target.url}/api/models/${model}/changes`],
-  ["routing API", `${target.url}/api/models/${model}/routing?xq=int4,fp4,mxfp4,nvfp4&xp=fireworks&upmin=95`],
+  ["series API (uptime 24 h)", `/api/models/${model}/series?metric=uptime30m&range=24h`],
+  ["changes API", `/api/models/${model}/changes`],
+  ["routing API", `/api/models/${model}/routing?xq=int4,fp4,mxfp4,nvfp4&xp=fireworks&upmin=95`],
 ];
+const pollUrl = `${target.urls[0]}/api/poll`;
 
-// One poll first, so the pages have a snapshot to show.
-await timed("poll (warm-up)", `${target.url}/api/poll`, { method: "POST", headers: pollHeaders });
-stats.delete("poll (warm-up)");
+// One poll first, so the pages have a snapshot to show; then every route once on every instance,
+// so the figures are of servers in service, not of their first requests loading code.
+await timed("warm-up", pollUrl, { method: "POST", headers: pollHeaders });
+for (const base of target.urls) for (const [, route] of routes) await timed("warm-up", base + route);
+stats.delete("warm-up");
 
 console.log(
   `[load] ${viewers} viewers (think time ${thinkMs} ms) for ${durationS} s over ${model}, a poll cycle every ${pollEveryS} s`,
@@ -199,20 +228,21 @@ let polls = 0;
 const poller = (async () => {
   while (performance.now() < endAt) {
     const next = performance.now() + pollEveryS * 1000;
-    await timed("poll cycle (POST /api/poll)", `${target.url}/api/poll`, { method: "POST", headers: pollHeaders });
+    await timed("poll cycle (POST /api/poll)", pollUrl, { method: "POST", headers: pollHeaders });
     polls++;
     await new Promise((r) => setTimeout(r, Math.max(0, Math.min(next, endAt) - performance.now())));
   }
 })();
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const viewer = async (index: number) => {
+  const base = target.urls[index % target.urls.length]; // round-robin, as a load balancer would
   let i = index % routes.length; // viewers start on different routes
   // With a think time, viewers arrive spread over it and pause 0.5–1.5× of it, as people do,
   // instead of all clicking in the same millisecond.
   if (thinkMs) await pause(Math.random() * thinkMs);
   while (performance.now() < endAt) {
-    const [name, url] = routes[i++ % routes.length];
-    await timed(name, url);
+    const [name, route] = routes[i++ % routes.length];
+    await timed(name, base + route);
     if (thinkMs) await pause(thinkMs * (0.5 + Math.random()));
   }
 };

@@ -8,26 +8,39 @@ import { latestProviders, type ProvidersSnapshot } from "./providers";
 
 // Everything the comparison view of one model needs, from a link's query: the latest snapshot,
 // the team's known quantizations, the verdicts under the link's rules and the routing export.
+// Reading (two queries) and deciding (pure) are separate steps, so the reads can be shared
+// between viewers (see cached.ts) while every link gets its own verdicts.
 
-export interface Comparison {
+export interface ComparisonData {
   snapshot: ProvidersSnapshot;
   known: KnownQuantizationEntry[];
+}
+
+export interface Comparison extends ComparisonData {
   state: ComparisonState;
   ignored: string[];
   verdicts: Verdict[];
   routing: RoutingExport;
 }
 
-export async function loadComparison(
-  db: Db,
-  modelId: string,
-  params: Record<string, string | string[] | undefined> | URLSearchParams,
-): Promise<Comparison | null> {
+type LinkParams = Record<string, string | string[] | undefined> | URLSearchParams;
+
+/** The stored facts of a model the comparison is decided on, or null when it is not watched. */
+export async function readComparisonData(db: Db, modelId: string): Promise<ComparisonData | null> {
   const [snapshot, known] = await Promise.all([latestProviders(db, modelId), listKnownQuantizations(db, modelId)]);
-  if (!snapshot) return null;
+  return snapshot ? { snapshot, known } : null;
+}
+
+/** The verdicts and routing export of a link's rules over the stored facts. */
+export function compare(data: ComparisonData, params: LinkParams): Comparison {
   const { state, ignored } = readComparisonState(params);
   const rules = toRuleSet(state);
-  const facts = endpointFacts(snapshot.endpoints, known);
+  const facts = endpointFacts(data.snapshot.endpoints, data.known);
   const verdicts = evaluateRules(facts, rules);
-  return { snapshot, known, state, ignored, verdicts, routing: buildRoutingExport(facts, verdicts, rules, state.rsort) };
+  return { ...data, state, ignored, verdicts, routing: buildRoutingExport(facts, verdicts, rules, state.rsort) };
+}
+
+export async function loadComparison(db: Db, modelId: string, params: LinkParams): Promise<Comparison | null> {
+  const data = await readComparisonData(db, modelId);
+  return data && compare(data, params);
 }

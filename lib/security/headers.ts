@@ -21,6 +21,9 @@ export function contentSecurityPolicy(nonce: string, options: { dev: boolean }):
 /** For responses that are not pages (static files, API answers): nothing may run or frame them. */
 export const STATIC_CSP = "default-src 'none'; frame-ancestors 'none'";
 
+/** For the few plain pages answered before Next.js renders (a broken link): inline styles, no scripts. */
+export const PLAIN_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
+
 export const SECURITY_HEADERS: Record<string, string> = {
   "X-Content-Type-Options": "nosniff",
   "Referrer-Policy": "strict-origin-when-cross-origin",

@@ -3,8 +3,11 @@ import { poll, replicaControl, screenshot } from "./helpers";
 
 /** Nothing on the page is wider than a phone's screen. */
 async function expectNoSidewaysScroll(page: Page) {
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width).toBeLessThanOrEqual(page.viewportSize()?.width ?? 0);
+  // After a viewport change the charts resize on their ResizeObserver's next callback, not at
+  // once: the page is judged once its layout has settled.
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { timeout: 5_000 })
+    .toBeLessThanOrEqual(page.viewportSize()?.width ?? 0);
 }
 
 // The data budget: the calculator on the model page (with the 4-bit providers and Fireworks

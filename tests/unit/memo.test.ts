@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clearMemo, memo } from "@/lib/queries/memo";
+import { clearMemo, MAX_ENTRIES, memo, memoSize } from "@/lib/queries/memo";
 
 describe("memo", () => {
   it("shares one load among concurrent callers and loads afresh once it has settled", async () => {
@@ -16,6 +16,23 @@ describe("memo", () => {
     expect(await memo("t", load, 60_000)).toBe(1);
     clearMemo();
     expect(await memo("t", load, 60_000)).toBe(2);
+  });
+  it("drops a read still in flight when cleared: an answer begun before a write is never reused", async () => {
+    let release!: (v: string) => void;
+    const before = memo("w", () => new Promise<string>((r) => (release = r)), 60_000);
+    clearMemo(); // a write lands while the read runs
+    release("before the write");
+    expect(await before).toBe("before the write"); // its own caller still gets an answer
+    expect(await memo("w", async () => "after the write", 60_000)).toBe("after the write");
+  });
+  it("holds at most MAX_ENTRIES answers, dropping the oldest", async () => {
+    clearMemo();
+    for (let i = 0; i < MAX_ENTRIES + 25; i++) await memo(`k${i}`, async () => i, 60_000);
+    expect(memoSize()).toBe(MAX_ENTRIES);
+    let reloaded = false;
+    await memo("k0", async () => ((reloaded = true), 0), 60_000);
+    expect(reloaded).toBe(true);
+    expect(await memo(`k${MAX_ENTRIES + 24}`, async () => -1, 60_000)).toBe(MAX_ENTRIES + 24);
   });
   it("never keeps an error", async () => {
     await expect(memo("e", () => Promise.reject(new Error("down")), 60_000)).rejects.toThrow("down");

@@ -4,7 +4,6 @@ import { getDb } from "@/lib/db/client";
 import { guarded, jsonError, readJson } from "@/lib/http";
 import { openRouter } from "@/lib/openrouter/configured";
 import { watchedModelsForView } from "@/lib/queries/cached";
-import { clearMemo } from "@/lib/queries/memo";
 import { addWatchedModel } from "@/lib/watched-models";
 
 export const dynamic = "force-dynamic";
@@ -18,7 +17,6 @@ export const POST = guarded(async (request: Request) => {
   const body = await readJson(request, z.object({ id: z.string().trim().min(3).max(200) }));
   if (!body.ok) return body.response;
   const result = await addWatchedModel(await getDb(), openRouter(), body.data.id);
-  clearMemo();
   if (!result.ok) return jsonError(result.status, result.message);
   return NextResponse.json({ id: result.id, name: result.name }, { status: 201 });
 });

@@ -6,13 +6,10 @@ import { ModelPicker } from "@/components/models/model-picker";
 import { PollNowButton } from "@/components/models/poll-now-button";
 import { PollStatus } from "@/components/models/poll-status";
 import { ComparisonView } from "@/components/providers/comparison-view";
-import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { formatUtc } from "@/lib/format";
 import { modelIdFromParams } from "@/lib/http";
-import { loadComparison } from "@/lib/queries/comparison";
-import { watchedModelsForView } from "@/lib/queries/cached";
-import { listViews } from "@/lib/saved-views";
+import { comparisonForView, viewsForModel, watchedModelsForView } from "@/lib/queries/cached";
 
 export const dynamic = "force-dynamic";
 
@@ -29,10 +26,9 @@ export default async function ModelPage({ params, searchParams }: Props) {
   const modelId = modelIdFromParams(await params);
   if (!modelId) notFound();
   const query = await searchParams;
-  const db = await getDb();
   const [comparison, views, models] = await Promise.all([
-    loadComparison(db, modelId, query),
-    listViews(db, modelId),
+    comparisonForView(modelId, query),
+    viewsForModel(modelId),
     watchedModelsForView(),
   ]);
   if (!comparison) notFound();

@@ -1,7 +1,6 @@
 import { NextResponse } from "next/server";
 import { getDb } from "@/lib/db/client";
 import { guarded, jsonError, modelIdFromParams } from "@/lib/http";
-import { clearMemo } from "@/lib/queries/memo";
 import { removeWatchedModel } from "@/lib/watched-models";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +10,6 @@ export const DELETE = guarded(async (_request: Request, context: { params: Promi
   const modelId = modelIdFromParams(await context.params);
   if (!modelId) return jsonError(400, "The model id must look like author/slug");
   const removed = await removeWatchedModel(await getDb(), modelId);
-  clearMemo();
   return removed
     ? NextResponse.json({ removed: modelId })
     : jsonError(404, `Model ${modelId} is not watched`);

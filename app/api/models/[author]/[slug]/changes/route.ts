@@ -1,8 +1,7 @@
 import { NextResponse } from "next/server";
-import { getDb } from "@/lib/db/client";
-import { listChanges } from "@/lib/history/change-log";
 import { changesQuery } from "@/lib/history/params";
 import { guarded, jsonError, modelParamsSchema, readParams, readQuery } from "@/lib/http";
+import { changesForView } from "@/lib/queries/cached";
 
 export const dynamic = "force-dynamic";
 
@@ -11,7 +10,7 @@ export const GET = guarded(async (request: Request, context: { params: Promise<{
   if (!modelId.ok) return modelId.response;
   const query = readQuery(request, changesQuery);
   if (!query.ok) return query.response;
-  const page = await listChanges(await getDb(), modelId.data, query.data);
+  const page = await changesForView(modelId.data, query.data);
   if (!page) return jsonError(404, `Model ${modelId.data} is not watched. Add it on the models page first.`);
   return NextResponse.json(page);
 });

@@ -1,6 +1,5 @@
-import { getDb } from "@/lib/db/client";
 import { guarded, jsonError, modelIdFromParams } from "@/lib/http";
-import { loadComparison } from "@/lib/queries/comparison";
+import { comparisonForView } from "@/lib/queries/cached";
 import { routingResponse } from "@/lib/routing/response";
 
 export const dynamic = "force-dynamic";
@@ -12,7 +11,7 @@ export const dynamic = "force-dynamic";
 export const GET = guarded(async (request: Request, context: { params: Promise<{ author: string; slug: string }> }) => {
   const modelId = modelIdFromParams(await context.params);
   if (!modelId) return jsonError(400, "The model id must look like author/slug");
-  const comparison = await loadComparison(await getDb(), modelId, new URL(request.url).searchParams);
+  const comparison = await comparisonForView(modelId, new URL(request.url).searchParams);
   if (!comparison) return jsonError(404, `Model ${modelId} is not watched`);
   return routingResponse(comparison);
 });

@@ -1,8 +1,7 @@
 import { NextResponse } from "next/server";
-import { getDb } from "@/lib/db/client";
 import { seriesQuery } from "@/lib/history/params";
-import { modelSeries } from "@/lib/history/series";
 import { guarded, jsonError, modelParamsSchema, readParams, readQuery } from "@/lib/http";
+import { seriesForView } from "@/lib/queries/cached";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +11,7 @@ export const GET = guarded(async (request: Request, context: { params: Promise<{
   const query = readQuery(request, seriesQuery);
   if (!query.ok) return query.response;
   const { metric, range, bucket } = query.data;
-  const series = await modelSeries(await getDb(), modelId.data, metric, range, { bucket });
+  const series = await seriesForView(modelId.data, metric, range, bucket);
   if (!series) return jsonError(404, `Model ${modelId.data} is not watched. Add it on the models page first.`);
   return NextResponse.json(series);
 });
