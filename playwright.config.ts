@@ -46,5 +46,7 @@ export default defineConfig({
     stdout: "pipe",
     stderr: "pipe",
     env: { E2E_PORT: String(E2E_PORT), E2E_REPLICA_PORT: String(E2E_REPLICA_PORT) },
+    // SIGTERM, not Playwright's default SIGKILL, so serve.ts removes its database on the way out.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
   },
 });

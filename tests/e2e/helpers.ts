@@ -1,5 +1,6 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import { E2E_REPLICA_PORT } from "../../playwright.config";
+import { E2E_ENGINE } from "./database";
 
 export const REPLICA_URL = `http://127.0.0.1:${E2E_REPLICA_PORT}`;
 export const SCREENSHOT_DIR = "tests/e2e/.output";
@@ -17,5 +18,6 @@ export async function replicaControl(request: APIRequestContext, route: "fault" 
 }
 
 export async function screenshot(page: Page, name: string) {
-  await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png`, fullPage: true });
+  const suffix = E2E_ENGINE === "postgres" ? "-postgres" : "";
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}${suffix}.png`, fullPage: true });
 }

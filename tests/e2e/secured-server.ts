@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { startReplica, type Replica } from "../../replica/server";
+import { freshDatabase } from "./database";
 
 // A second server for the access and secrets tests: the same production build, started with
-// BASIC_AUTH, CRON_SECRET and a known fake OpenRouter key, its own replica and embedded database,
+// BASIC_AUTH, CRON_SECRET and a known fake OpenRouter key, its own replica and a fresh database on the suite's engine,
 // and every line it logs kept for searching.
 
 /** The fake key. package.json's test script also builds with it, so a key inlined at build time would show. */
@@ -32,7 +31,7 @@ export async function freePort(): Promise<number> {
 
 export async function startSecuredServer(overrides: Record<string, string> = {}): Promise<SecuredServer> {
   const [port, replica] = await Promise.all([freePort(), startReplica()]);
-  const dataDir = mkdtempSync(path.join(tmpdir(), "routeboard-secured-"));
+  const database = await freshDatabase("secured");
   let log = "";
   const child: ChildProcess = spawn(
     process.execPath,
@@ -44,8 +43,7 @@ export async function startSecuredServer(overrides: Record<string, string> = {})
         OPENROUTER_API_KEY: FAKE_KEY,
         BASIC_AUTH: `${BASIC_USER}:${BASIC_PASSWORD}`,
         CRON_SECRET,
-        EMBEDDED_DB_DIR: dataDir,
-        DATABASE_URL: "",
+        ...database.env,
         POLL_INTERVAL_SECONDS: "0",
         WATCHED_MODELS: "moonshotai/kimi-k2.5",
         NEXT_TELEMETRY_DISABLED: "1",
@@ -76,7 +74,7 @@ export async function startSecuredServer(overrides: Record<string, string> = {})
       child.kill("SIGTERM");
       await exited;
       await replica.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await database.remove();
     },
   };
 }

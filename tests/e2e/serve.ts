@@ -1,15 +1,15 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { startReplica } from "../../replica/server";
+import { E2E_ENGINE, freshDatabase } from "./database";
 
 // The server the browser tests talk to: the replica, and the production build on a fresh
-// embedded database in a temporary folder (deleted on exit). Polls run only when a test asks.
+// database (embedded in a temporary folder, or a scratch database on the PostgreSQL server with
+// E2E_ENGINE=postgres), removed on exit. Polls run only when a test asks.
 const port = process.env.E2E_PORT ?? "3107";
 const replicaPort = Number(process.env.E2E_REPLICA_PORT ?? 4017);
-const dataDir = mkdtempSync(path.join(tmpdir(), "routeboard-e2e-"));
+const database = await freshDatabase("e2e");
 const replica = await startReplica(replicaPort);
+console.log(`[e2e] the server runs on the ${E2E_ENGINE} database`);
 
 const child = spawn("npx", ["next", "start", "-p", port, "-H", "127.0.0.1"], {
   stdio: "inherit",
@@ -17,24 +17,29 @@ const child = spawn("npx", ["next", "start", "-p", port, "-H", "127.0.0.1"], {
     ...process.env,
     OPENROUTER_BASE_URL: replica.baseUrl,
     OPENROUTER_API_KEY: "e2e-test-key-not-secret",
-    EMBEDDED_DB_DIR: dataDir,
-    DATABASE_URL: "",
+    ...database.env,
     POLL_INTERVAL_SECONDS: "0",
     WATCHED_MODELS: "moonshotai/kimi-k2.5",
     NEXT_TELEMETRY_DISABLED: "1",
   },
 });
 
-const stop = async () => {
-  child.kill("SIGTERM");
-  await replica.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  process.exit(0);
-};
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
-child.on("exit", async (code) => {
-  await replica.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  process.exit(code ?? 0);
-});
+// One shutdown, whichever comes first (Playwright's SIGTERM, or the server exiting): the server
+// stopped, then the replica and the database removed, then exit.
+let shuttingDown: Promise<void> | null = null;
+function shutDown(code: number): Promise<void> {
+  shuttingDown ??= (async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    await replica.close().catch(() => undefined);
+    await database.remove().catch((err) => console.error(`[e2e] could not remove the test database: ${(err as Error).message}`));
+    process.exit(code);
+  })();
+  return shuttingDown;
+}
+process.on("SIGINT", () => void shutDown(0));
+process.on("SIGTERM", () => void shutDown(0));
+child.on("exit", (code) => void shutDown(code ?? 0));

@@ -1,4 +1,5 @@
 import { expect, test, type APIResponse } from "@playwright/test";
+import { E2E_ENGINE } from "./database";
 import { poll, replicaControl, screenshot } from "./helpers";
 
 // Trust on the normal test server: security headers, odd values and HTML from OpenRouter shown
@@ -181,7 +182,7 @@ test.describe("trust: headers, odd values, bad input, other origins", () => {
     const response = await request.get("/api/health");
     expect(response.status()).toBe(200);
     const health = await response.json();
-    expect(health).toMatchObject({ ok: true, database: { reachable: true, engine: "embedded" }, scheduler: { running: false } });
+    expect(health).toMatchObject({ ok: true, database: { reachable: true, engine: E2E_ENGINE }, scheduler: { running: false } });
     expect(health.models[0]).toMatchObject({ id: KIMI, lastPollOk: true });
     expect(health.models[0].lastSuccessAt).toEqual(expect.any(String));
   });
