@@ -7,18 +7,20 @@ import { openDatabase, type Db, type OpenedDb } from "./engines";
 const holder = globalThis as unknown as { __routeboardDb?: Promise<OpenedDb> };
 
 export function getOpenedDb(): Promise<OpenedDb> {
-  holder.__routeboardDb ??= openDatabase({
-    databaseUrl: env.DATABASE_URL,
-    embeddedDir: env.EMBEDDED_DB_DIR,
-  })
+  holder.__routeboardDb ??= openDatabase({ databaseUrl: env.DATABASE_URL, embeddedDir: env.EMBEDDED_DB_DIR })
     .then(async (opened) => {
-      await seedWatchedModels(opened.db, watchedModelSeed());
+      try {
+        await seedWatchedModels(opened.db, watchedModelSeed());
+      } catch (err) {
+        await opened.close().catch(() => undefined); // frees an embedded folder's lock for the next try
+        throw err;
+      }
       return opened;
     })
     .catch((err) => {
-    holder.__routeboardDb = undefined;
-    throw err;
-  });
+      holder.__routeboardDb = undefined;
+      throw err;
+    });
   return holder.__routeboardDb;
 }
 

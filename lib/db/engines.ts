@@ -5,11 +5,13 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "./generated/client";
-import { migrate, readMigrations, type SqlConnection } from "./migrate";
+import { lockEmbeddedDir } from "./embedded-lock";
+import { migrate, readMigrations, type Migration, type SqlConnection } from "./migrate";
 
 // Opens the database Routeboard runs on: a PostgreSQL server when a URL is given, otherwise an
 // embedded PostgreSQL (PGlite) in a folder, or in memory for "memory://". Migrations are applied
-// before the client is handed out, on either engine.
+// before the client is handed out, on either engine. An embedded folder is locked to one process
+// (see embedded-lock.ts).
 
 export type Db = PrismaClient;
 
@@ -37,10 +39,25 @@ export async function openDatabase(target: DbTarget): Promise<OpenedDb> {
     const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: target.databaseUrl }) });
     return { db, engine: "postgres", close: () => db.$disconnect() };
   }
-  const inMemory = target.embeddedDir === "memory://";
-  if (!inMemory) await mkdir(path.resolve(target.embeddedDir), { recursive: true });
-  const pglite = await PGlite.create(inMemory ? undefined : path.resolve(target.embeddedDir));
-  await migrate(pgliteConnection(pglite), migrations);
+  if (target.embeddedDir === "memory://") return openPglite(await PGlite.create(), migrations, () => undefined);
+  const dir = path.resolve(target.embeddedDir);
+  await mkdir(dir, { recursive: true });
+  const unlock = lockEmbeddedDir(dir); // before PGlite touches the folder
+  try {
+    return await openPglite(await PGlite.create(dir), migrations, unlock);
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+}
+
+async function openPglite(pglite: PGlite, migrations: Migration[], unlock: () => void): Promise<OpenedDb> {
+  try {
+    await migrate(pgliteConnection(pglite), migrations);
+  } catch (err) {
+    await pglite.close().catch(() => undefined);
+    throw err;
+  }
   const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   return {
     db,
@@ -48,6 +65,7 @@ export async function openDatabase(target: DbTarget): Promise<OpenedDb> {
     close: async () => {
       await db.$disconnect();
       await pglite.close();
+      unlock();
     },
   };
 }

@@ -30,11 +30,20 @@ async function get(url: string, headers: Record<string, string> = {}) {
   return { status: response.status, text, headers: response.headers };
 }
 
-async function post(url: string, headers: Record<string, string> = {}, body?: string) {
-  const response = await fetch(`${server.url}${url}`, { method: "POST", headers, body });
+async function send(method: string, url: string, headers: Record<string, string> = {}, body?: string) {
+  const response = await fetch(`${server.url}${url}`, { method, headers, body });
   const text = await response.text();
-  seen.push({ what: `POST ${url}`, text });
-  return { status: response.status, text };
+  const headerText = [...response.headers].map(([k, v]) => `${k}: ${v}`).join("\n");
+  seen.push({ what: `${method} ${url}`, text: `${headerText}\n\n${text}` });
+  return { status: response.status, text, headers: response.headers };
+}
+
+const post = (url: string, headers: Record<string, string> = {}, body?: string) => send("POST", url, headers, body);
+
+function expectHeaders(headers: Headers, what: string) {
+  expect(headers.get("content-security-policy"), what).toContain("frame-ancestors 'none'");
+  expect(headers.get("x-content-type-options"), what).toBe("nosniff");
+  expect(headers.get("referrer-policy"), what).toBe("strict-origin-when-cross-origin");
 }
 
 test("BASIC_AUTH protects every page and API route but /api/health", async () => {
@@ -51,6 +60,39 @@ test("BASIC_AUTH protects every page and API route but /api/health", async () =>
   const health = await get("/api/health");
   expect(health.status).toBe(200);
   expect(JSON.parse(health.text).database.reachable).toBe(true);
+});
+
+test("every change is refused to anonymous callers (401) and to other origins (403), and nothing changes", async () => {
+  const json = { "content-type": "application/json" };
+  const known = JSON.stringify({ tag: "fireworks", quantization: "fp8", note: "asked support", recordedBy: "ana" });
+  const writes: Array<[string, string, string | undefined]> = [
+    ["POST", "/api/models", JSON.stringify({ id: "z-ai/glm-5" })],
+    ["DELETE", `/api/models/${KIMI}`, undefined],
+    ["POST", "/api/views", JSON.stringify({ name: "v", modelId: KIMI, query: "" })],
+    ["PUT", "/api/views/abcdefgh", JSON.stringify({ name: "v" })],
+    ["DELETE", "/api/views/abcdefgh", undefined],
+    ["PUT", `/api/models/${KIMI}/known-quantization`, known],
+    ["DELETE", `/api/models/${KIMI}/known-quantization?tag=fireworks`, undefined],
+    ["POST", "/api/usage", '{"provider":"Venice","input_tokens":1,"output_tokens":1}'],
+    ["POST", "/api/poll", undefined],
+  ];
+  for (const [method, url, body] of writes) {
+    const what = `${method} ${url}`;
+    const anonymous = await send(method, url, json, body);
+    expect(anonymous.status, what).toBe(401);
+    expectHeaders(anonymous.headers, what);
+    const foreigners: Array<Record<string, string>> = [{ origin: "http://evil.example" }, { "sec-fetch-site": "cross-site" }];
+    for (const foreign of foreigners) {
+      const refused = await send(method, url, { ...json, authorization: basic, ...foreign }, body);
+      expect(refused.status, `${what} ${JSON.stringify(foreign)}`).toBe(403);
+      expect(JSON.parse(refused.text).error.message).toMatch(/Changes are accepted from this site only/);
+      expectHeaders(refused.headers, what);
+    }
+  }
+  const models = JSON.parse((await get("/api/models", { authorization: basic })).text).models;
+  expect(models.map((m: { id: string }) => m.id)).toEqual([KIMI]);
+  const known2 = JSON.parse((await get(`/api/models/${KIMI}/known-quantization`, { authorization: basic })).text).known;
+  expect(known2).toEqual([]);
 });
 
 test("CRON_SECRET protects the poll trigger; a cron needs no Basic credentials", async () => {

@@ -36,6 +36,31 @@ test.describe("foundation: polls stored and shown", () => {
     await screenshot(page, "model-stale");
   });
 
+  test("every kind of OpenRouter failure is said on the page in its own words, over the last good data", async ({ page, request }) => {
+    await poll(request);
+    const faults: Array<[Record<string, unknown>, RegExp]> = [
+      [{ kind: "503" }, /HTTP 503/],
+      [{ kind: "401" }, /HTTP 401/],
+      [{ kind: "429", retryAfter: 3600 }, /longer than we wait/],
+      [{ kind: "malformed" }, /not JSON/],
+      [{ kind: "wrong_shape" }, /data\.endpoints/],
+      [{ kind: "empty" }, /empty endpoint list/],
+    ];
+    for (const [fault, message] of faults) {
+      await replicaControl(request, "reset");
+      await replicaControl(request, "fault", { ...fault, times: 10, path: "/endpoints" });
+      const result = await poll(request);
+      expect(result.models[0].ok, fault.kind as string).toBe(false);
+      await page.goto("/models/moonshotai/kimi-k2.5");
+      const alert = page.getByRole("alert", { name: "Last poll failed" });
+      await expect(alert, fault.kind as string).toContainText("Failed");
+      await expect(alert, fault.kind as string).toContainText(message);
+      await expect(alert, fault.kind as string).toContainText("Stale since");
+      await expect(page.getByRole("table", { name: "Providers" }).getByRole("row")).toHaveCount(12);
+    }
+    await replicaControl(request, "reset");
+  });
+
   test("Poll now fetches a new snapshot from the page", async ({ page }) => {
     await page.goto("/");
     await page.getByRole("button", { name: "Poll now" }).click();

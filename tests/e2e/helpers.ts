@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type APIResponse, type Page } from "@playwright/test";
 import { E2E_REPLICA_PORT } from "../../playwright.config";
 import { E2E_ENGINE } from "./database";
 
@@ -20,4 +20,17 @@ export async function replicaControl(request: APIRequestContext, route: "fault" 
 export async function screenshot(page: Page, name: string) {
   const suffix = E2E_ENGINE === "postgres" ? "-postgres" : "";
   await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}${suffix}.png`, fullPage: true });
+}
+
+export function expectSecurityHeaders(response: APIResponse | { headers(): Record<string, string> }, what: string) {
+  const h = response.headers();
+  expect(h["content-security-policy"], what).toContain("frame-ancestors 'none'");
+  expect(h["content-security-policy"], what).not.toContain("unsafe-eval");
+  expect(h["x-content-type-options"], what).toBe("nosniff");
+  expect(h["referrer-policy"], what).toBe("strict-origin-when-cross-origin");
+}
+
+/** A body that is plainly an error message: no stack trace, no source paths. */
+export function expectNoStack(body: string, what: string) {
+  expect(body, what).not.toMatch(/\n\s+at [\w.<>]+ \(|node_modules\/|\.tsx?:\d+|webpack:|Error: .*\n\s+at /);
 }

@@ -1,25 +1,12 @@
-import { expect, test, type APIResponse } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { E2E_ENGINE } from "./database";
-import { poll, replicaControl, screenshot } from "./helpers";
+import { expectNoStack, expectSecurityHeaders, poll, replicaControl, screenshot } from "./helpers";
 
 // Trust on the normal test server: security headers, odd values and HTML from OpenRouter shown
 // safely, bad input answered plainly, changes from another origin refused.
 
 const KIMI = "moonshotai/kimi-k2.5";
 const XSS = `<img src=x onerror=alert(1)>`;
-
-function expectSecurityHeaders(response: APIResponse | { headers(): Record<string, string> }, what: string) {
-  const h = response.headers();
-  expect(h["content-security-policy"], what).toContain("frame-ancestors 'none'");
-  expect(h["content-security-policy"], what).not.toContain("unsafe-eval");
-  expect(h["x-content-type-options"], what).toBe("nosniff");
-  expect(h["referrer-policy"], what).toBe("strict-origin-when-cross-origin");
-}
-
-/** A body that is plainly an error message: no stack trace, no source paths. */
-function expectNoStack(body: string, what: string) {
-  expect(body, what).not.toMatch(/\n\s+at [\w.<>]+ \(|node_modules\/|\.tsx?:\d+|webpack:|Error: .*\n\s+at /);
-}
 
 test.describe("trust: headers, odd values, bad input, other origins", () => {
   test.beforeEach(async ({ request }) => replicaControl(request, "reset"));

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type OpenedDb } from "@/lib/db/engines";
@@ -7,10 +7,13 @@ import { runPollCycle } from "@/lib/poller/cycle";
 import { latestProviders } from "@/lib/queries/providers";
 import { seedWatchedModels } from "@/lib/watched-models";
 import { injectFault, resetReplica, startReplica, type Replica } from "@/replica/server";
+import { spawnPoller, until, type ChildResult } from "../helpers/poller-child";
 import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch";
 
 // Faults of our own: the database lost mid-cycle, a poller killed mid-cycle, two pollers on one
-// database. They need a real PostgreSQL server (PGlite is one process's in-memory database).
+// database, on a PostgreSQL server. The embedded engine's counterparts (a killed poller, a second
+// process refused) are in embedded-faults.test.ts; a database that goes away mid-cycle is a server's
+// fault only (the embedded one lives in the process).
 
 const SERVER = process.env.TEST_DATABASE_URL;
 const KIMI = "moonshotai/kimi-k2.5";
@@ -51,42 +54,6 @@ class CuttableProxy {
     this.server = this.makeServer();
     await this.listen();
   }
-}
-
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-interface Child {
-  proc: ChildProcess;
-  lines: string[];
-  exited: Promise<number | null>;
-}
-
-function spawnPoller(env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, ["--import", "tsx", "tests/integration/fixtures/poll-child.ts"], {
-    env: { ...process.env, ...env },
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const lines: string[] = [];
-  let buffer = "";
-  proc.stdout?.on("data", (chunk: Buffer) => {
-    buffer += chunk.toString();
-    const parts = buffer.split("\n");
-    buffer = parts.pop() ?? "";
-    lines.push(...parts);
-  });
-  const exited = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
-  return { proc, lines, exited };
-}
-
-interface ChildResult {
-  cycleId: number;
-  models: Array<{ id: string; ok: boolean; skipped?: boolean; endpoints: number }>;
 }
 
 describe.skipIf(!SERVER)("faults of our own on a PostgreSQL server", () => {
