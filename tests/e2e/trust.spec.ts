@@ -97,7 +97,7 @@ test.describe("trust: headers, odd values, bad input, other origins", () => {
     expect(api.endpoints.find((e: { tag: string }) => e.tag === "novita").provider).toBe(XSS);
   });
 
-  test("bad links get a clear page or error: never a stack trace, never a 500", async ({ request }) => {
+  test("bad links get a clear page or error: never a stack trace, never a 500", async ({ request, page }) => {
     const long = "a".repeat(3000);
     const cases: Array<[string, number]> = [
       ["/models/..%2F..%2Fetc/passwd", 404],
@@ -131,6 +131,9 @@ test.describe("trust: headers, odd values, bad input, other origins", () => {
       expect(body, url).toContain("This link is broken");
       expectNoStack(body, url);
     }
+    await page.goto("/models/moonshotai/kimi%E0%A4%A");
+    await expect(page.getByRole("heading", { name: "Broken link" })).toBeVisible();
+    await screenshot(page, "broken-link");
     const brokenApi = await request.get(`/api/models/moonshotai/kimi%/providers`);
     expect(brokenApi.status()).toBe(400);
     expect((await brokenApi.json()).error.message).toMatch(/malformed percent-escape/);
