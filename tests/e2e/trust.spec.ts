@@ -61,6 +61,8 @@ test.describe("trust: headers, odd values, bad input, other origins", () => {
     };
     expect(await cell("deepinfra", "Quantization")).toMatch(/^fp5\b/);
     expect(await cell("together", "Uptime 30m")).toBe("—");
+    expect(await cell("together", "Latency p50")).toBe("—");
+    expect(await cell("deepinfra", "Latency p50")).toMatch(/^\d[\d,.]* ?(ms|s)$/); // a known value still shows
     expect(await cell("venice", "Input $/M")).toBe("—");
     expect(await cell("venice", "Output $/M")).toBe("—");
     await expect(table).not.toContainText("-1000000");
