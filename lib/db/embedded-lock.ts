@@ -1,95 +1,43 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
+import lockfile from "proper-lockfile";
 
 // One process at a time on an embedded database folder. PGlite has no lock of its own: two
 // processes that open the same folder both appear to work, and the folder is left corrupt (found
-// by trying it). So the folder carries a lock file naming the process that holds it. A lock left
-// by a process that is gone (killed, crashed, or a restart that reuses its pid) is taken over.
+// by trying it). proper-lockfile makes the lock atomically (a directory) and keeps refreshing its
+// mtime while the process lives, so a lock whose holder died (killed, crashed, another container
+// on a shared volume) goes stale after LOCK_STALE_MS and is taken over, whatever its pid was; it
+// is removed when the process exits.
 
 export const LOCK_FILE = "routeboard.lock";
+export const LOCK_STALE_MS = 10_000;
 
 export class EmbeddedDatabaseInUse extends Error {
-  constructor(dir: string, holder: string) {
+  readonly code = "EMBEDDED_DB_IN_USE";
+  constructor(dir: string) {
     super(
-      `The embedded database in ${dir} is in use by ${holder}. Only one process can open it: stop the other ` +
-        `one, or set DATABASE_URL to a PostgreSQL server to run several instances. If no other Routeboard ` +
-        `process is running, delete ${path.join(dir, LOCK_FILE)}.`,
+      `The embedded database in ${dir} is in use by another process. Only one process can open it: stop the ` +
+        `other one, or set DATABASE_URL to a PostgreSQL server to run several instances. If the other process ` +
+        `has just stopped, try again in ${LOCK_STALE_MS / 1000} seconds.`,
     );
     this.name = "EmbeddedDatabaseInUse";
   }
 }
 
-interface Owner {
-  pid: number;
-  since: string;
-}
-
-const held = new Set<string>();
-let exitHookInstalled = false;
-
-/** Takes the folder's lock or throws EmbeddedDatabaseInUse; returns the release function. */
-export function lockEmbeddedDir(dir: string): () => void {
-  const file = path.join(dir, LOCK_FILE);
-  if (held.has(file)) throw new EmbeddedDatabaseInUse(dir, "this process already");
-  installExitHook();
-  for (let attempt = 0; attempt < 3; attempt++) {
-    let fd: number;
-    try {
-      fd = openSync(file, "wx");
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const owner = readOwner(file);
-      if (owner && owner.pid !== process.pid && isAlive(owner.pid)) {
-        throw new EmbeddedDatabaseInUse(dir, `process ${owner.pid} (since ${owner.since})`);
-      }
-      removeQuietly(file); // stale: its process is gone
-      continue;
-    }
-    try {
-      writeSync(fd, JSON.stringify({ pid: process.pid, since: new Date().toISOString() } satisfies Owner));
-    } finally {
-      closeSync(fd);
-    }
-    held.add(file);
-    return () => {
-      if (held.delete(file)) removeQuietly(file);
-    };
-  }
-  throw new EmbeddedDatabaseInUse(dir, "another process that keeps taking its lock");
-}
-
-function readOwner(file: string): Owner | null {
+/** Takes the folder's lock or throws EmbeddedDatabaseInUse; resolves to the release function. */
+export async function lockEmbeddedDir(dir: string): Promise<() => Promise<void>> {
   try {
-    const owner = JSON.parse(readFileSync(file, "utf8")) as Partial<Owner>;
-    return Number.isInteger(owner.pid) ? { pid: owner.pid as number, since: String(owner.since ?? "an unknown time") } : null;
-  } catch {
-    return null; // unreadable or half-written: treated as stale
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
+    return await lockfile.lock(dir, {
+      lockfilePath: path.join(dir, LOCK_FILE),
+      realpath: false,
+      stale: LOCK_STALE_MS,
+      retries: 0,
+      // The refresh failed, or another process took the lock (this one was stalled past
+      // LOCK_STALE_MS): say so loudly rather than crash mid-write.
+      onCompromised: (err) =>
+        console.error(`[routeboard] the lock on the embedded database in ${dir} was lost (${err.message}); stop any other process using it`),
+    });
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM"; // alive, but someone else's
+    if ((err as NodeJS.ErrnoException).code === "ELOCKED") throw new EmbeddedDatabaseInUse(dir);
+    throw err;
   }
-}
-
-function removeQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // already gone
-  }
-}
-
-/** A process that exits without closing its database (Ctrl-C, process.exit) still frees its folders. */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const file of held) removeQuietly(file);
-    held.clear();
-  });
 }

@@ -39,19 +39,19 @@ export async function openDatabase(target: DbTarget): Promise<OpenedDb> {
     const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: target.databaseUrl }) });
     return { db, engine: "postgres", close: () => db.$disconnect() };
   }
-  if (target.embeddedDir === "memory://") return openPglite(await PGlite.create(), migrations, () => undefined);
+  if (target.embeddedDir === "memory://") return openPglite(await PGlite.create(), migrations, async () => undefined);
   const dir = path.resolve(target.embeddedDir);
   await mkdir(dir, { recursive: true });
-  const unlock = lockEmbeddedDir(dir); // before PGlite touches the folder
+  const unlock = await lockEmbeddedDir(dir); // before PGlite touches the folder
   try {
     return await openPglite(await PGlite.create(dir), migrations, unlock);
   } catch (err) {
-    unlock();
+    await unlock().catch(() => undefined);
     throw err;
   }
 }
 
-async function openPglite(pglite: PGlite, migrations: Migration[], unlock: () => void): Promise<OpenedDb> {
+async function openPglite(pglite: PGlite, migrations: Migration[], unlock: () => Promise<void>): Promise<OpenedDb> {
   try {
     await migrate(pgliteConnection(pglite), migrations);
   } catch (err) {
@@ -63,9 +63,12 @@ async function openPglite(pglite: PGlite, migrations: Migration[], unlock: () =>
     db,
     engine: "embedded",
     close: async () => {
-      await db.$disconnect();
-      await pglite.close();
-      unlock();
+      try {
+        await db.$disconnect();
+        await pglite.close();
+      } finally {
+        await unlock().catch(() => undefined);
+      }
     },
   };
 }

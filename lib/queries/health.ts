@@ -1,3 +1,4 @@
+import { EmbeddedDatabaseInUse } from "../db/embedded-lock";
 import type { Db } from "../db/engines";
 import { listWatchedModels } from "./models";
 
@@ -58,6 +59,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /** The first line of an error, without a stack or a connection string. */
 function oneLine(err: unknown): string {
+  // The health route is open to monitors without credentials: no folder paths from here.
+  if (err instanceof EmbeddedDatabaseInUse) return "The embedded database is in use by another process";
   const message = err instanceof Error ? err.message : String(err);
   return message.split("\n")[0].replace(/postgres(ql)?:\/\/\S+/gi, "postgresql://…").slice(0, 200);
 }

@@ -4,11 +4,11 @@ import "server-only";
 //
 // - Single flight: a read that finds the same read already running joins it instead of queueing
 //   another round trip on the database, so a crowd of viewers costs one query at a time.
-// - Reuse for a moment (ttlMs): a settled answer is served again for that long. Everything this
-//   process writes clears the memo when it is done (clearMemo: the poller, every API write, the
-//   server actions), so a viewer never sees data older than this process's last write; ttlMs only
-//   bounds how late another process's writes (a second instance on the same server database)
-//   appear.
+// - Reuse for a moment (ttlMs): a settled answer is served again for that long after it settled.
+//   Everything this process writes clears the memo when it is done (clearMemo: a poll cycle when
+//   it ends, every API write through guarded()), so a viewer never sees data older than this
+//   process's last completed write; ttlMs only bounds how late another process's writes (a second
+//   instance on the same server database) appear.
 // - Errors are never kept, and the memo holds at most MAX_ENTRIES answers (the oldest go first),
 //   so links with ever-new query strings cannot grow it without bound.
 

@@ -30,7 +30,8 @@ export function spawnPoller(env: Record<string, string>): Child {
     buffer = parts.pop() ?? "";
     lines.push(...parts);
   });
-  const exited = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
+  // "close", not "exit": by then every line the child wrote has been read.
+  const exited = new Promise<number | null>((resolve) => proc.on("close", (code) => resolve(code)));
   return { proc, lines, exited };
 }
 

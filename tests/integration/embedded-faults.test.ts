@@ -1,9 +1,9 @@
 import type { ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EmbeddedDatabaseInUse, LOCK_FILE } from "@/lib/db/embedded-lock";
+import { EmbeddedDatabaseInUse, LOCK_FILE, LOCK_STALE_MS } from "@/lib/db/embedded-lock";
 import { openDatabase, type OpenedDb } from "@/lib/db/engines";
 import { createOpenRouterClient } from "@/lib/openrouter/client";
 import { runPollCycle } from "@/lib/poller/cycle";
@@ -26,6 +26,19 @@ describe("faults of our own on the embedded database", () => {
     const db = await openDatabase({ embeddedDir: dir });
     opened.push(db);
     return db;
+  };
+
+  /** Opens the folder as a restarted server would: retrying while the dead holder's lock is fresh. */
+  const openOnceStale = async (): Promise<OpenedDb> => {
+    const deadline = Date.now() + LOCK_STALE_MS * 4;
+    for (;;) {
+      try {
+        return await open();
+      } catch (err) {
+        if (!(err instanceof EmbeddedDatabaseInUse) || Date.now() > deadline) throw err;
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
   };
 
   beforeEach(async () => {
@@ -53,7 +66,7 @@ describe("faults of our own on the embedded database", () => {
     children.push(second.proc);
     expect(await second.exited).toBe(3);
     const refusal = second.lines.find((l) => l.startsWith("refused "));
-    expect(refusal).toContain(`The embedded database in ${dir} is in use by process ${holder.proc.pid}`);
+    expect(refusal).toContain(`The embedded database in ${dir} is in use by another process`);
     expect(refusal).toContain("set DATABASE_URL to a PostgreSQL server");
     // In this process too, and nothing it holds is touched.
     await expect(openDatabase({ embeddedDir: dir })).rejects.toBeInstanceOf(EmbeddedDatabaseInUse);
@@ -68,7 +81,7 @@ describe("faults of our own on the embedded database", () => {
     expect(await after.db.endpointSample.count()).toBe(11);
   });
 
-  it("a poller killed mid-cycle leaves no half snapshot: after a restart its lock is taken over, and the next cycle succeeds once its lease expires", async () => {
+  it("a poller killed mid-cycle leaves no half snapshot: its lock goes stale and is taken over, and the next cycle succeeds once its lease expires", async () => {
     await injectFault(replica.url, { kind: "hang", times: 5 });
     const child = spawnPoller({
       CHILD_EMBEDDED_DIR: dir,
@@ -81,8 +94,9 @@ describe("faults of our own on the embedded database", () => {
     child.proc.kill("SIGKILL");
     await child.exited;
     expect(existsSync(path.join(dir, LOCK_FILE)), "the killed process leaves its lock behind").toBe(true);
-
-    const restarted = await open();
+    // Refused while the lock is fresh (the holder might still be alive), taken over once stale.
+    await expect(openDatabase({ embeddedDir: dir })).rejects.toBeInstanceOf(EmbeddedDatabaseInUse);
+    const restarted = await openOnceStale();
     const cycles = await restarted.db.pollCycle.findMany();
     expect(cycles).toHaveLength(1);
     expect(cycles[0].finishedAt).toBeNull(); // the killed cycle never finished
@@ -102,12 +116,13 @@ describe("faults of our own on the embedded database", () => {
     expect(await restarted.db.endpointSample.count()).toBe(11);
   });
 
-  it("a lock file that is unreadable, or names a process that is gone, is taken over", async () => {
-    writeFileSync(path.join(dir, LOCK_FILE), "{half-writ");
-    const a = await open();
-    await a.close();
-    writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: 2 ** 22 + 12345, since: "yesterday" }));
-    const b = await open();
-    expect(await b.db.watchedModel.count()).toBe(1);
+  it("a fresh lock refuses; one left behind longer than the stale time is taken over", async () => {
+    const lock = path.join(dir, LOCK_FILE);
+    mkdirSync(lock); // as a live process holds it: refreshed just now
+    await expect(openDatabase({ embeddedDir: dir })).rejects.toThrow(/in use by another process/);
+    const old = new Date(Date.now() - LOCK_STALE_MS * 2);
+    utimesSync(lock, old, old); // its holder stopped refreshing it
+    const db = await open();
+    expect(await db.db.watchedModel.count()).toBe(1);
   });
 });
