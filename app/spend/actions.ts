@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
+import { clearMemo } from "@/lib/queries/memo";
 import { saveBudget } from "@/lib/spend/budget";
 
 export interface BudgetActionState {
@@ -33,6 +34,7 @@ export async function saveBudgetAction(_prev: BudgetActionState | null, form: Fo
     return { ok: false, message: `${field}: use ${issue.message}` };
   }
   const saved = await saveBudget(await getDb(), parsed.data);
+  clearMemo(); // like every write: no shared read outlives it
   revalidatePath("/spend");
   return { ok: true, message: `Saved: $${saved.amountUsd} from ${saved.startAt.toISOString().slice(0, 16).replace("T", " ")} UTC.` };
 }
