@@ -10,6 +10,8 @@ const schema = z.object({
   WATCHED_MODELS: z.string().default("moonshotai/kimi-k2.5"),
   POLL_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
   POLL_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(4),
+  /** How long a poller's claim on a model lasts; a poller killed mid-cycle blocks that model this long. */
+  POLL_LEASE_SECONDS: z.coerce.number().int().min(3).max(3600).default(300),
   CRON_SECRET: z.string().min(1).optional(),
   RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   UPTIME_THRESHOLD: z.coerce.number().min(0).max(100).default(95),

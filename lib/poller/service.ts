@@ -16,6 +16,7 @@ export async function pollNow(trigger: string): Promise<CycleResult> {
     return await runPollCycle(db, client, {
       trigger,
       concurrency: env.POLL_CONCURRENCY,
+      leaseSeconds: env.POLL_LEASE_SECONDS,
       uptimeThreshold: env.UPTIME_THRESHOLD,
       afterModels: (cycleId) => runAfterCycleSteps(db, client, cycleId),
     });

@@ -19,6 +19,8 @@ export interface SecuredServer {
   replica: Replica;
   logs(): string;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash or the OOM killer would: no shutdown code runs. Then its replica and own database go. */
+  crash(): Promise<void>;
 }
 
 export async function freePort(): Promise<number> {
@@ -65,16 +67,18 @@ export async function startSecuredServer(overrides: Record<string, string> = {})
     }
     await new Promise((r) => setTimeout(r, 250));
   }
+  const end = async (signal: NodeJS.Signals) => {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill(signal);
+    await exited;
+    await replica.close();
+    await database.remove();
+  };
   return {
     url,
     replica,
     logs: () => log,
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-      await replica.close();
-      await database.remove();
-    },
+    stop: () => end("SIGTERM"),
+    crash: () => end("SIGKILL"),
   };
 }

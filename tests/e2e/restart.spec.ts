@@ -1,0 +1,67 @@
+import { expect, test } from "@playwright/test";
+import { injectFault } from "../../replica/server";
+import { freshDatabase, type TestDatabase } from "./database";
+import { CRON_SECRET, startSecuredServer, type SecuredServer } from "./secured-server";
+
+// The server itself killed in the middle of a poll cycle (SIGKILL: no shutdown code runs), then
+// started again on the same database, as a supervisor would. Nothing half-written shows, the last
+// good snapshot is still there, and polling resumes once the dead cycle's claim on the model has
+// expired. On the suite's engine: the embedded folder (whose lock the dead server leaves behind)
+// or a PostgreSQL database.
+
+const KIMI = "moonshotai/kimi-k2.5";
+const cron = { authorization: `Bearer ${CRON_SECRET}` };
+
+let database: TestDatabase;
+let servers: SecuredServer[] = [];
+test.beforeAll(async () => {
+  database = await freshDatabase("restart");
+});
+test.afterAll(async () => {
+  for (const s of servers) await s.stop().catch(() => undefined);
+  await database?.remove();
+});
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 45_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+test("the server killed mid-poll and restarted: no half snapshot, the last good one shown, polling resumes", async () => {
+  test.setTimeout(180_000);
+  const settings = { ...database.env, BASIC_AUTH: "", POLL_LEASE_SECONDS: "3" };
+  const first = await startSecuredServer(settings);
+  servers.push(first);
+  const good = await (await fetch(`${first.url}/api/poll`, { method: "POST", headers: cron })).json();
+  expect(good.models[0]).toMatchObject({ id: KIMI, ok: true, endpoints: 11 });
+  const before = await (await fetch(`${first.url}/api/models/${KIMI}/providers`)).json();
+
+  // The next poll hangs at OpenRouter; the server dies while it waits.
+  await injectFault(first.replica.url, { kind: "hang", times: 10, path: "/endpoints" });
+  const seen = first.replica.state.requests.length;
+  void fetch(`${first.url}/api/poll`, { method: "POST", headers: cron }).catch(() => undefined);
+  await until("the poll to reach OpenRouter", async () => first.replica.state.requests.slice(seen).some((r) => r.path.endsWith("/endpoints")));
+  servers = [];
+  await first.crash();
+
+  const second = await startSecuredServer(settings);
+  servers.push(second);
+  // Embedded: refused (503) until the dead server's lock goes stale; then up.
+  await until("the restarted server's database", async () => (await fetch(`${second.url}/api/health`)).status === 200);
+  const after = await (await fetch(`${second.url}/api/models/${KIMI}/providers`)).json();
+  expect(after).toEqual(before); // the last good snapshot, whole; nothing from the killed cycle
+  const health = await (await fetch(`${second.url}/api/health`)).json();
+  expect(health.models[0]).toMatchObject({ id: KIMI, lastPollOk: true, lastSuccessAt: before.polledAt });
+
+  // Once the dead cycle's 3 s claim on the model has expired, polling resumes.
+  await until("a poll to succeed again", async () => {
+    const cycle = await (await fetch(`${second.url}/api/poll`, { method: "POST", headers: cron })).json();
+    return cycle.models[0]?.ok === true;
+  });
+  const resumed = await (await fetch(`${second.url}/api/models/${KIMI}/providers`)).json();
+  expect(resumed.endpoints).toHaveLength(11);
+  expect(new Date(resumed.polledAt).getTime()).toBeGreaterThan(new Date(before.polledAt).getTime());
+});
