@@ -15,7 +15,7 @@ import { modelSeries } from "../lib/history/series";
 import { endpointsResponseSchema } from "../lib/openrouter/schemas";
 import { normaliseEndpoints, type NormalisedSnapshot } from "../lib/poller/normalise";
 import { writeSnapshot } from "../lib/poller/store";
-import { createScratchDatabase } from "../tests/helpers/scratch";
+import { openScratchServerDb } from "../tests/helpers/db";
 import { latestProviders } from "../lib/queries/providers";
 
 const MODEL = "synthetic/bench-model";
@@ -197,18 +197,6 @@ async function runOn(name: string, opened: OpenedDb): Promise<EngineResult> {
   };
 }
 
-async function scratchServer(url: string): Promise<OpenedDb> {
-  const scratch = await createScratchDatabase(url);
-  const opened = await openDatabase({ databaseUrl: scratch.url, embeddedDir: "unused" });
-  return {
-    ...opened,
-    close: async () => {
-      await opened.close();
-      await scratch.drop();
-    },
-  };
-}
-
 const loadAtStart = os.loadavg().map((l) => l.toFixed(1)).join(" / ");
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 const mark = (ok: boolean) => (ok ? "✅" : "❌");
@@ -284,7 +272,7 @@ async function main() {
     rmSync(dir, { recursive: true, force: true });
   }
   if (serverUrl) {
-    const server = await scratchServer(serverUrl);
+    const server = await openScratchServerDb(serverUrl);
     try {
       results.push(await runOn("PostgreSQL server", server));
     } finally {

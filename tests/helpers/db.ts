@@ -1,4 +1,4 @@
-import { openDatabase, type OpenedDb } from "@/lib/db/engines";
+import { openDatabase, type OpenedDb } from "../../lib/db/engines";
 import { createScratchDatabase } from "./scratch";
 
 // Every integration test runs on the embedded engine, and also on a real PostgreSQL server when
@@ -16,6 +16,7 @@ export const engines: TestEngine[] = [
     : []),
 ];
 
+/** A scratch database opened through the app's own opener (migrations applied); dropped on close. */
 export async function openScratchServerDb(serverUrl: string): Promise<OpenedDb> {
   const scratch = await createScratchDatabase(serverUrl);
   const opened = await openDatabase({ databaseUrl: scratch.url, embeddedDir: "unused" });
