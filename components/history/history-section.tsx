@@ -5,6 +5,7 @@ import { useQueryState } from "nuqs";
 import { useState } from "react";
 import type { Metric, Range } from "@/lib/history/buckets";
 import type { Series } from "@/lib/history/series";
+import { fromWire, type SeriesWire } from "@/lib/history/series-wire";
 import { comparisonParsers } from "@/lib/view-state/comparison";
 import { ChangeLog } from "./change-log";
 import { EndpointLegend, type LegendEntry } from "./endpoint-legend";
@@ -24,7 +25,7 @@ export interface HistorySectionProps {
 function useSeries(modelId: string, metric: Metric, range: Range) {
   return useQuery({
     queryKey: ["series", modelId, metric, range],
-    queryFn: () => apiFetch<Series>(`${modelApiPath(modelId)}/series?metric=${metric}&range=${range}`),
+    queryFn: async () => fromWire(await apiFetch<SeriesWire>(`${modelApiPath(modelId)}/series?metric=${metric}&range=${range}`)),
     refetchInterval: 60_000,
     placeholderData: (previous) => previous,
   });

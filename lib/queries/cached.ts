@@ -4,6 +4,7 @@ import type { ChangeQuery } from "../history/change-log";
 import { listChanges } from "../history/change-log";
 import type { Bucket, Metric, Range } from "../history/buckets";
 import { modelSeries } from "../history/series";
+import { toWire } from "../history/series-wire";
 import { listViews } from "../saved-views";
 import { compare, readComparisonData, type Comparison } from "./comparison";
 import { memo } from "./memo";
@@ -42,7 +43,10 @@ export function viewsForModel(modelId: string) {
 export function seriesForView(modelId: string, metric: Metric, range: Range, bucket: Bucket | undefined) {
   return memo(
     `series:${modelId}:${metric}:${range}:${bucket ?? ""}`,
-    async () => modelSeries(await getDb(), modelId, metric, range, { bucket }),
+    async () => {
+      const series = await modelSeries(await getDb(), modelId, metric, range, { bucket });
+      return series && toWire(series); // shared in the form the API sends
+    },
     READ_REUSE_MS,
   );
 }

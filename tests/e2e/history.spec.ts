@@ -101,6 +101,15 @@ test.describe("history: charts and change log", () => {
     expect((await api.json()).error.message).toContain("kind");
     const clamp = await request.get(`/api/models/${KIMI}/series?metric=uptime30m&range=90d&bucket=5m`);
     expect((await clamp.json()).bucketSeconds).toBe(86400);
+    // On the wire, only polled buckets: [index from `from`, value, min, max, polls].
+    const day = await (await request.get(`/api/models/${KIMI}/series?metric=uptime30m&range=24h`)).json();
+    const points: unknown[][] = day.endpoints.flatMap((e: { points: unknown[][] }) => e.points);
+    expect(points.length).toBeGreaterThan(0);
+    for (const p of points) {
+      expect(p).toHaveLength(5);
+      expect(p[4]).toBeGreaterThan(0);
+      expect(Number.isInteger(p[0]) && (p[0] as number) >= 0 && (p[0] as number) < 288).toBe(true);
+    }
     expect((await request.get(`/api/models/nobody/nothing/series?metric=uptime30m`)).status()).toBe(404);
   });
 });
