@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { injectFault } from "../../replica/server";
 import { freshDatabase, type TestDatabase } from "./database";
-import { CRON_SECRET, startSecuredServer, type SecuredServer } from "./secured-server";
+import { CRON_SECRET, freePort, startSecuredServer, type SecuredServer } from "./secured-server";
 
 // The server itself killed in the middle of a poll cycle (SIGKILL: no shutdown code runs), then
 // started again on the same database, as a supervisor would. Nothing half-written shows, the last
@@ -14,6 +14,11 @@ const cron = { authorization: `Bearer ${CRON_SECRET}` };
 
 let database: TestDatabase;
 let servers: SecuredServer[] = [];
+/** Stops (or crashes) a server this file started, and forgets it. */
+async function end(server: SecuredServer, how: "stop" | "crash" = "stop") {
+  servers = servers.filter((s) => s !== server);
+  await server[how]();
+}
 test.beforeAll(async () => {
   database = await freshDatabase("restart");
 });
@@ -44,8 +49,7 @@ test("the server killed mid-poll and restarted: no half snapshot, the last good 
   const seen = first.replica.state.requests.length;
   void fetch(`${first.url}/api/poll`, { method: "POST", headers: cron }).catch(() => undefined);
   await until("the poll to reach OpenRouter", async () => first.replica.state.requests.slice(seen).some((r) => r.path.endsWith("/endpoints")));
-  servers = [];
-  await first.crash();
+  await end(first, "crash");
 
   const second = await startSecuredServer(settings);
   servers.push(second);
@@ -64,4 +68,37 @@ test("the server killed mid-poll and restarted: no half snapshot, the last good 
   const resumed = await (await fetch(`${second.url}/api/models/${KIMI}/providers`)).json();
   expect(resumed.endpoints).toHaveLength(11);
   expect(new Date(resumed.polledAt).getTime()).toBeGreaterThan(new Date(before.polledAt).getTime());
+  await end(second);
+});
+
+test("OpenRouter unreachable (connection refused): the poll fails with the reason, the page shows the last good data as stale", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const own = await freshDatabase("refused");
+  try {
+    const first = await startSecuredServer({ ...own.env, BASIC_AUTH: "" });
+    servers.push(first);
+    const good = await (await fetch(`${first.url}/api/poll`, { method: "POST", headers: cron })).json();
+    expect(good.models[0]).toMatchObject({ ok: true, endpoints: 11 });
+    await end(first);
+
+    // The same data, now with OpenRouter at an address where nothing listens.
+    const second = await startSecuredServer({ ...own.env, BASIC_AUTH: "", OPENROUTER_BASE_URL: `http://127.0.0.1:${await freePort()}/api/v1` });
+    servers.push(second);
+    await until("the restarted server's database", async () => (await fetch(`${second.url}/api/health`)).status === 200);
+    const failed = await (await fetch(`${second.url}/api/poll`, { method: "POST", headers: cron })).json();
+    expect(failed.models[0]).toMatchObject({ ok: false });
+    expect(failed.models[0].error).toMatch(/ECONNREFUSED/);
+
+    const page = await browser.newPage({ baseURL: second.url });
+    await page.goto(`/models/${KIMI}`);
+    const alert = page.getByRole("alert", { name: "Last poll failed" });
+    await expect(alert).toContainText("Failed");
+    await expect(alert).toContainText("ECONNREFUSED");
+    await expect(alert).toContainText("Stale since");
+    await expect(page.getByRole("table", { name: "Providers" }).getByRole("row")).toHaveCount(12);
+    await page.close();
+    await end(second);
+  } finally {
+    await own.remove();
+  }
 });
