@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startReplica, type Replica } from "../replica/server";
+import { freePort } from "../tests/helpers/ports";
 
 // `npm run load`: N concurrent viewers over a model's page and its APIs for a while, with poll
 // cycles running underneath, then throughput, latency percentiles and errors. Without --url it
@@ -69,14 +69,6 @@ function positiveInt(value: string | undefined, name: string): number {
   return n;
 }
 
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 interface Target {
   /** One URL per server instance; viewers are spread over them. */

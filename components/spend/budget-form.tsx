@@ -2,6 +2,7 @@
 
 import { useActionState } from "react";
 import { saveBudgetAction, type BudgetActionState } from "@/app/spend/actions";
+import { SubmitButton } from "@/components/ui/submit-button";
 
 /** Budget amount and start time (UTC), saved by a server action. */
 export function BudgetForm({ amountUsd, startAt }: { amountUsd: string; startAt: string }) {
@@ -31,13 +32,7 @@ export function BudgetForm({ amountUsd, startAt }: { amountUsd: string; startAt:
           className="mt-1 rounded-md border border-slate-300 px-2 py-1 font-mono text-sm"
         />
       </div>
-      <button
-        type="submit"
-        disabled={pending}
-        className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60"
-      >
-        {pending ? "Saving…" : "Save budget"}
-      </button>
+      <SubmitButton pending={pending} busy="Saving…">Save budget</SubmitButton>
       {state && (
         <p role="status" className={`basis-full text-sm ${state.ok ? "text-emerald-700" : "text-red-700"}`}>{state.message}</p>
       )}

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { SubmitButton } from "@/components/ui/submit-button";
 
 interface ImportAnswer {
   filename: string;
@@ -55,13 +56,7 @@ export function UsageUploadForm() {
           <label htmlFor="usage-file" className="block text-sm font-medium text-slate-700">Usage file (JSONL)</label>
           <input id="usage-file" name="file" type="file" accept=".jsonl,.ndjson,.json,.txt" required className="mt-1 text-sm" />
         </div>
-        <button
-          type="submit"
-          disabled={pending}
-          className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60"
-        >
-          {pending ? "Importing…" : "Import"}
-        </button>
+        <SubmitButton pending={pending} busy="Importing…">Import</SubmitButton>
       </form>
       {error && <p role="alert" className="text-sm text-red-700">{error}</p>}
       {answer && (

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { injectFault } from "../../replica/server";
+import { until } from "../helpers/poller-child";
 import { freshDatabase, type TestDatabase } from "./database";
 import { CRON_SECRET, freePort, startSecuredServer, type SecuredServer } from "./secured-server";
 
@@ -27,14 +28,6 @@ test.afterAll(async () => {
   await database?.remove();
 });
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 45_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 test("the server killed mid-poll and restarted: no half snapshot, the last good one shown, polling resumes", async () => {
   test.setTimeout(180_000);
   const settings = { ...database.env, BASIC_AUTH: "", POLL_LEASE_SECONDS: "3" };
@@ -54,7 +47,7 @@ test("the server killed mid-poll and restarted: no half snapshot, the last good 
   const second = await startSecuredServer(settings);
   servers.push(second);
   // Embedded: refused (503) until the dead server's lock goes stale; then up.
-  await until("the restarted server's database", async () => (await fetch(`${second.url}/api/health`)).status === 200);
+  await until("the restarted server's database", () => fetch(`${second.url}/api/health`).then((r) => r.status === 200, () => false), 45_000);
   const after = await (await fetch(`${second.url}/api/models/${KIMI}/providers`)).json();
   expect(after).toEqual(before); // the last good snapshot, whole; nothing from the killed cycle
   const health = await (await fetch(`${second.url}/api/health`)).json();
@@ -84,7 +77,7 @@ test("OpenRouter unreachable (connection refused): the poll fails with the reaso
     // The same data, now with OpenRouter at an address where nothing listens.
     const second = await startSecuredServer({ ...own.env, BASIC_AUTH: "", OPENROUTER_BASE_URL: `http://127.0.0.1:${await freePort()}/api/v1` });
     servers.push(second);
-    await until("the restarted server's database", async () => (await fetch(`${second.url}/api/health`)).status === 200);
+    await until("the restarted server's database", () => fetch(`${second.url}/api/health`).then((r) => r.status === 200, () => false), 45_000);
     const failed = await (await fetch(`${second.url}/api/poll`, { method: "POST", headers: cron })).json();
     expect(failed.models[0]).toMatchObject({ ok: false });
     expect(failed.models[0].error).toMatch(/ECONNREFUSED/);

@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 import { startReplica, type Replica } from "../../replica/server";
+import { freePort } from "../helpers/ports";
 import { freshDatabase } from "./database";
+
+export { freePort };
 
 // A second server for the access and secrets tests: the same production build, started with
 // BASIC_AUTH, CRON_SECRET and a known fake OpenRouter key, its own replica and a fresh database on the suite's engine,
@@ -21,14 +23,6 @@ export interface SecuredServer {
   stop(): Promise<void>;
   /** SIGKILL, as a crash or the OOM killer would: no shutdown code runs. Then its replica and own database go. */
   crash(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export async function startSecuredServer(overrides: Record<string, string> = {}): Promise<SecuredServer> {

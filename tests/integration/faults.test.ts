@@ -1,4 +1,4 @@
-import { createServer } from "node:net";
+import { freePort } from "../helpers/ports";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -20,15 +20,6 @@ import { engines } from "../helpers/db";
 
 const KIMI = "moonshotai/kimi-k2.5";
 const XSS = `<img src=x onerror=alert(1)>`;
-
-/** A port nothing listens on: bound, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe.each(engines)("OpenRouter faults on $name PostgreSQL", (engine) => {
   let opened: OpenedDb;
@@ -99,7 +90,7 @@ describe.each(engines)("OpenRouter faults on $name PostgreSQL", (engine) => {
     const countsBefore = await counts();
 
     let c = client();
-    if (name === "connection refused") c = client({ baseUrl: `http://127.0.0.1:${await closedPort()}/api/v1` });
+    if (name === "connection refused") c = client({ baseUrl: `http://127.0.0.1:${await freePort()}/api/v1` });
     if (name.startsWith("429")) await injectFault(replica.url, { kind: "429", retryAfter: 3600, times: 1 });
     if (name.startsWith("401")) await injectFault(replica.url, { kind: "401", times: 1 });
     if (name.startsWith("503")) await injectFault(replica.url, { kind: "503", times: 3 });
