@@ -2,18 +2,25 @@ import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { basicAuthMatches, bearerMatches, parseBasicAuthSetting } from "@/lib/security/basic-auth";
 import { contentSecurityPolicy, PLAIN_PAGE_CSP, SECURITY_HEADERS, STATIC_CSP } from "@/lib/security/headers";
+import { internalRenderNonce, isSharedPageRequest, newNonce, SHARED_RENDER_HEADER, sharedPage } from "@/lib/queries/shared-pages";
 import { checkSameOrigin } from "@/lib/security/origin";
 
 // Runs before every page, API route and server action (Next 16's proxy, on the Node.js runtime):
 // Basic auth when BASIC_AUTH is set, refusal of cross-origin writes, and the security headers with
-// a fresh CSP nonce per request. Static build files get their headers from next.config.ts.
+// a fresh CSP nonce per request. A page load is answered from a render shared by the viewers of
+// the same link (lib/queries/shared-pages.ts), with a nonce of its own. Static build files get
+// their headers from next.config.ts.
 
 const credentials = env.BASIC_AUTH ? parseBasicAuthSetting(env.BASIC_AUTH) : null;
 const PUBLIC_PATHS = new Set(["/api/health"]);
 
-export function proxy(request: NextRequest): NextResponse {
+export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { pathname } = request.nextUrl;
   const isApi = pathname === "/api" || pathname.startsWith("/api/");
+
+  // The loopback render of a shared page (see below): already checked when its viewer asked.
+  const renderNonce = isApi ? null : internalRenderNonce(request.headers);
+  if (renderNonce) return withNonce(request, renderNonce);
 
   // A broken percent escape (a link cut mid-character): Next.js would fail decoding the route's
   // parameters and answer a bare 500, so it is answered here, with a message and our headers.
@@ -44,7 +51,21 @@ export function proxy(request: NextRequest): NextResponse {
 
   if (isApi) return secured(NextResponse.next(), STATIC_CSP);
 
-  const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
+  // A page load: the render this link shares with its other viewers, with a nonce of its own.
+  if (env.NODE_ENV === "production" && isSharedPageRequest(request)) {
+    const page = await sharedPage(request.nextUrl);
+    if (page) {
+      const nonce = newNonce();
+      const response = new NextResponse(page.body.replaceAll(page.nonce, nonce), { status: 200, headers: page.headers });
+      response.headers.set(SHARED_RENDER_HEADER, page.id);
+      return secured(response, contentSecurityPolicy(nonce, { dev: false }));
+    }
+  }
+  return withNonce(request, newNonce());
+}
+
+/** On to Next.js's render, which puts this nonce on its scripts (it reads it from the request's CSP). */
+function withNonce(request: NextRequest, nonce: string): NextResponse {
   const csp = contentSecurityPolicy(nonce, { dev: env.NODE_ENV === "development" });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("content-security-policy", csp);

@@ -168,10 +168,18 @@ function record(name: string, ms: number, error?: string) {
   stats.set(name, s);
 }
 
+/** What a browser sends when it loads a page (the APIs are fetched by the page's scripts, which accept anything). */
+const PAGE_LOAD: Record<string, string> = {
+  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  "sec-fetch-dest": "document",
+  "sec-fetch-mode": "navigate",
+};
+
 async function timed(name: string, url: string, init: RequestInit = {}): Promise<void> {
   const start = performance.now();
+  const pageLoad = !new URL(url).pathname.startsWith("/api/");
   try {
-    const response = await fetch(url, { ...init, headers: { ...headers, ...(init.headers ?? {}) } });
+    const response = await fetch(url, { ...init, headers: { ...(pageLoad ? PAGE_LOAD : {}), ...headers, ...(init.headers ?? {}) } });
     await response.arrayBuffer();
     record(name, performance.now() - start, response.ok ? undefined : `HTTP ${response.status}`);
   } catch (err) {
@@ -194,7 +202,7 @@ if (!LOOPBACK_HOSTS.has(host)) {
 
 const pollHeaders: Record<string, string> = values["cron-secret"] ? { authorization: `Bearer ${values["cron-secret"]}` } : {};
 const routes: Array<[string, string]> = [
-  ["model page", `/models/${model}`],
+  ["model page", `/models/${model}`], // loaded as a browser loads a page (see PAGE_LOAD)
   ["providers API", `/api/models/${model}/providers`],
   ["models API", `/api/models`],
   // What the page's own scripts fetch after it loads, and what a pipeline fetches.
@@ -214,6 +222,7 @@ console.log(
   `[load] ${viewers} viewers (think time ${thinkMs} ms) for ${durationS} s over ${model}, a poll cycle every ${pollEveryS} s`,
 );
 const cpuBefore = target.cpuMs?.() ?? null;
+const ownCpuBefore = process.cpuUsage();
 const started = performance.now();
 const endAt = started + durationS * 1000;
 let polls = 0;
@@ -241,6 +250,7 @@ const viewer = async (index: number) => {
 await Promise.all([poller, ...Array.from({ length: viewers }, (_, i) => viewer(i))]);
 const elapsedS = (performance.now() - started) / 1000;
 const cpuAfter = target.cpuMs?.() ?? null;
+const ownCpu = process.cpuUsage(ownCpuBefore);
 await target.stop();
 
 const rows: string[][] = [["", "requests", "errors", "req/s", "p50 ms", "p95 ms", "p99 ms", "max ms"]];
@@ -278,6 +288,13 @@ if (cpuBefore !== null && cpuAfter !== null && all.length) {
   console.log(
     `\n[load] server CPU: ${(cpu / 1000).toFixed(1)} s over ${elapsedS.toFixed(1)} s (${((cpu / 1000 / elapsedS) * 100).toFixed(0)}% of one core), ` +
       `${(cpu / all.length).toFixed(1)} ms per viewer request (polls included): about ${Math.floor(all.length / (cpu / 1000))} req/s on a core of its own`,
+  );
+}
+{
+  // The generator shares the machine with the server: what it uses is taken from the server.
+  const ms = (ownCpu.user + ownCpu.system) / 1000;
+  console.log(
+    `[load] load generator CPU: ${(ms / 1000).toFixed(1)} s (${((ms / 1000 / elapsedS) * 100).toFixed(0)}% of one core), ${(ms / Math.max(1, all.length)).toFixed(2)} ms per request`,
   );
 }
 const p95 = percentile(all, 95);

@@ -7,7 +7,7 @@ import { modelSeries } from "../history/series";
 import { toWire } from "../history/series-wire";
 import { listViews } from "../saved-views";
 import { compare, readComparisonData, type Comparison } from "./comparison";
-import { memo } from "./memo";
+import { memo, READ_REUSE_MS } from "./memo";
 import { listWatchedModels, type WatchedModelSummary } from "./models";
 import { latestProviders, type ProvidersSnapshot } from "./providers";
 
@@ -16,8 +16,6 @@ import { latestProviders, type ProvidersSnapshot } from "./providers";
 // writes (which clears the memo) or, with several instances on one server database, when another
 // instance does: READ_REUSE_MS bounds how late that shows. Under a crowd of viewers the database
 // then answers each of these once per READ_REUSE_MS instead of once per request.
-
-export const READ_REUSE_MS = 2_000;
 
 export function watchedModelsForView(): Promise<WatchedModelSummary[]> {
   return memo("watched-models", async () => listWatchedModels(await getDb()), READ_REUSE_MS);

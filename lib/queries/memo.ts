@@ -19,6 +19,9 @@ interface Entry {
 
 export const MAX_ENTRIES = 500;
 
+/** How long a settled shared read (or page render) is reused. */
+export const READ_REUSE_MS = 2_000;
+
 const holder = globalThis as unknown as { __routeboardMemo?: Map<string, Entry> };
 const entries = (holder.__routeboardMemo ??= new Map<string, Entry>());
 

@@ -57,6 +57,17 @@ test("BASIC_AUTH protects every page and API route but /api/health", async () =>
   }
   expect((await get("/", { authorization: basic })).status).toBe(200);
   expect((await get("/api/models", { authorization: basic })).status).toBe(200);
+  // A page render shared between viewers goes to signed-in viewers only, and the loopback render's
+  // header cannot be forged to get past the login.
+  const accept = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8";
+  const signedIn = await get(`/models/${KIMI}`, { authorization: basic, accept });
+  expect(signedIn.status).toBe(200);
+  expect(signedIn.headers.get("x-routeboard-shared-render")).toMatch(/^[0-9a-f]{8}$/);
+  const after = await get(`/models/${KIMI}`, { accept });
+  expect(after.status).toBe(401);
+  expect(after.text).not.toContain("Kimi");
+  const forged = await get(`/models/${KIMI}`, { accept, "x-routeboard-render-secret": "guess", "x-routeboard-render-nonce": "abc" });
+  expect(forged.status).toBe(401);
   const health = await get("/api/health");
   expect(health.status).toBe(200);
   expect(JSON.parse(health.text).database.reachable).toBe(true);

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { guarded, modelParamsSchema, readJson, readParams, readQuery } from "@/lib/http";
 import { basicAuthMatches, bearerMatches, parseBasicAuthSetting } from "@/lib/security/basic-auth";
 import { contentSecurityPolicy } from "@/lib/security/headers";
+import { internalRenderNonce, isSharedPageRequest } from "@/lib/queries/shared-pages";
 import { checkSameOrigin } from "@/lib/security/origin";
 
 const basic = (s: string) => `Basic ${Buffer.from(s).toString("base64")}`;
@@ -119,5 +120,29 @@ describe("input helpers", () => {
     expect(a.status).toBe(500);
     expect(await a.text()).not.toContain("kaboom");
     expect((await down()).status).toBe(503);
+  });
+});
+
+describe("shared page renders", () => {
+  const page = "http://127.0.0.1:3000/models/moonshotai/kimi-k2.5?xq=int4";
+  const html = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+  const shared = (init: RequestInit = {}) => isSharedPageRequest(new Request(page, init));
+  it("shares page loads only: not what Next.js's client router or a server action fetches", () => {
+    expect(shared({ headers: { accept: html, "sec-fetch-dest": "document", "sec-fetch-mode": "navigate" } })).toBe(true);
+    expect(shared({ headers: { accept: html } })).toBe(true); // a client without Fetch Metadata asking for HTML
+    // The router's RSC fetch, as the proxy sees it (Next.js strips the RSC headers before the proxy runs).
+    expect(shared({ headers: { accept: "*/*", "sec-fetch-dest": "empty", "sec-fetch-mode": "cors" } })).toBe(false);
+    expect(shared({ headers: { accept: "*/*" } })).toBe(false);
+    expect(shared()).toBe(false);
+    expect(shared({ headers: { accept: html, "sec-fetch-dest": "empty" } })).toBe(false);
+    expect(shared({ headers: { accept: html, "sec-fetch-dest": "iframe" } })).toBe(false);
+    expect(shared({ headers: { accept: html, "next-url": "/models" } })).toBe(false);
+    expect(shared({ method: "POST", headers: { accept: html, "next-action": "00ab" }, body: "[]" })).toBe(false);
+    expect(shared({ method: "HEAD", headers: { accept: html } })).toBe(false);
+  });
+  it("takes the loopback render's nonce only with this process's secret", () => {
+    expect(internalRenderNonce(new Headers({ "x-routeboard-render-nonce": "abc" }))).toBeNull();
+    expect(internalRenderNonce(new Headers({ "x-routeboard-render-secret": "guess", "x-routeboard-render-nonce": "abc" }))).toBeNull();
+    expect(internalRenderNonce(new Headers({ "x-routeboard-render-secret": "", "x-routeboard-render-nonce": "abc" }))).toBeNull();
   });
 });
