@@ -109,9 +109,14 @@ test.describe("data budget calculator", () => {
     // Every provider included: Chutes (int4) at $0.40/$2.20 is cheapest, $136.00.
     await expect(summary).toContainText("Range across 11 included");
     await expect(summary).toContainText("$136.00");
+    // Each click waits for the last one's effect: the table's rows change height as verdicts change,
+    // and a click aimed while they move can land on the row below.
     await page.getByRole("button", { name: "Exclude 4-bit" }).click();
+    await expect(summary).toContainText("Range across 5 included");
     await page.getByRole("button", { name: "Exclude Fireworks" }).click();
+    await expect(summary).toContainText("Range across 4 included");
     await page.getByLabel("Minimum uptime (%)").fill("95");
+    await expect(page).toHaveURL(/upmin=95/);
     await expect(summary).toContainText("Range across 4 included");
     await expectCalculatorAt250(page);
     await expect(page).toHaveURL(/budget=250/);
