@@ -7,6 +7,8 @@ const schema = z.object({
   EMBEDDED_DB_DIR: z.string().min(1).default("./data/pglite"),
   OPENROUTER_BASE_URL: z.string().url().default("https://openrouter.ai/api/v1"),
   OPENROUTER_API_KEY: z.string().min(1).optional(),
+  /** How long one request to OpenRouter may take before it counts as a timeout (and is retried). */
+  OPENROUTER_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(15),
   WATCHED_MODELS: z.string().default("moonshotai/kimi-k2.5"),
   POLL_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
   POLL_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(4),

@@ -19,6 +19,7 @@ const child = spawn("npx", ["next", "start", "-p", port, "-H", "127.0.0.1"], {
     OPENROUTER_API_KEY: "e2e-test-key-not-secret",
     ...database.env,
     POLL_INTERVAL_SECONDS: "0",
+    OPENROUTER_TIMEOUT_SECONDS: "2", // so a test of OpenRouter hanging takes seconds, not a minute
     WATCHED_MODELS: "moonshotai/kimi-k2.5",
     NEXT_TELEMETRY_DISABLED: "1",
   },
