@@ -2,7 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { basicAuthMatches, bearerMatches, parseBasicAuthSetting } from "@/lib/security/basic-auth";
 import { contentSecurityPolicy, PLAIN_PAGE_CSP, SECURITY_HEADERS, STATIC_CSP } from "@/lib/security/headers";
-import { internalRenderNonce, isSharedPageRequest, newNonce, SHARED_RENDER_HEADER, sharedPage } from "@/lib/queries/shared-pages";
+import { internalRenderNonce, isSharedPageRequest, newNonce, SHARED_RENDER_HEADER, sharedPage, withoutInternalHeaders } from "@/lib/queries/shared-pages";
 import { checkSameOrigin } from "@/lib/security/origin";
 
 // Runs before every page, API route and server action (Next 16's proxy, on the Node.js runtime):
@@ -19,7 +19,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   const isApi = pathname === "/api" || pathname.startsWith("/api/");
 
   // The loopback render of a shared page (see below): already checked when its viewer asked.
-  const renderNonce = isApi ? null : internalRenderNonce(request.headers);
+  const renderNonce = isApi ? null : internalRenderNonce(request);
   if (renderNonce) return withNonce(request, renderNonce);
 
   // A broken percent escape (a link cut mid-character): Next.js would fail decoding the route's
@@ -67,7 +67,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 /** On to Next.js's render, which puts this nonce on its scripts (it reads it from the request's CSP). */
 function withNonce(request: NextRequest, nonce: string): NextResponse {
   const csp = contentSecurityPolicy(nonce, { dev: env.NODE_ENV === "development" });
-  const requestHeaders = new Headers(request.headers);
+  const requestHeaders = withoutInternalHeaders(request.headers);
   requestHeaders.set("content-security-policy", csp);
   return secured(NextResponse.next({ request: { headers: requestHeaders } }), csp);
 }

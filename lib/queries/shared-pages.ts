@@ -1,6 +1,6 @@
 import "server-only";
 import { secretEquals } from "../security/basic-auth";
-import { memo, READ_REUSE_MS } from "./memo";
+import { READ_REUSE_MS, sharedReads } from "./memo";
 
 // Shared renders of whole pages, for what every viewer of a link asks at once (see memo.ts).
 //
@@ -13,9 +13,13 @@ import { memo, READ_REUSE_MS } from "./memo";
 // never sent to anyone, so every response still has a nonce of its own that nobody could guess.
 //
 // - Only page loads are shared (isSharedPageRequest), after the proxy's login and origin checks.
-// - Only renders that answer 200 with HTML of at most MAX_SHARED_BYTES are kept; anything else (a
-//   404, a redirect, an error page, a loopback request that fails) is rendered for its viewer as
-//   if nothing were shared.
+// - Only renders that answer 200 with HTML of at most MAX_PAGE_CHARS, and carry the nonce they
+//   were given (so they came from this process), are kept; anything else (a 404, a redirect, an
+//   error page, a loopback request that fails) is rendered for its viewer as if nothing were
+//   shared. The store holds at most MAX_PAGES renders and MAX_STORE_CHARS of HTML.
+// - Next.js writes the page's payload as script chunks; one chunk splitting a nonce would leave
+//   it unreplaced. The payload of a page without Suspense streaming is one chunk, and a response
+//   keeping the old nonce would only have its scripts refused, never run someone else's.
 // - Invalidation is the memo's: a poll cycle or any write in this process clears it. Another
 //   instance's writes on a shared server database show within 2 × READ_REUSE_MS (a render may
 //   use a shared read up to READ_REUSE_MS old).
@@ -41,18 +45,30 @@ export function newNonce(): string {
   return Buffer.from(crypto.randomUUID()).toString("base64");
 }
 
-/** The loopback render this module asked for: it gets the render's nonce and skips the sharing. */
-export function internalRenderNonce(headers: Headers): string | null {
-  const given = headers.get(INTERNAL_HEADER);
-  return given !== null && secretEquals(given, secret) ? headers.get(RENDER_NONCE_HEADER) : null;
+const NONCE_PATTERN = /^[A-Za-z0-9]{48}$/; // base64 of a UUID's 36 ASCII characters
+
+/** The loopback render this module asked for (a GET with this process's secret): the nonce it is to be rendered with. */
+export function internalRenderNonce(request: Request): string | null {
+  const given = request.headers.get(INTERNAL_HEADER);
+  if (request.method !== "GET" || given === null || !secretEquals(given, secret)) return null;
+  const nonce = request.headers.get(RENDER_NONCE_HEADER);
+  return nonce !== null && NONCE_PATTERN.test(nonce) ? nonce : null;
+}
+
+/** The request as the render should see it: without this module's headers. */
+export function withoutInternalHeaders(headers: Headers): Headers {
+  const copy = new Headers(headers);
+  copy.delete(INTERNAL_HEADER);
+  copy.delete(RENDER_NONCE_HEADER);
+  return copy;
 }
 
 /**
  * A browser loading a page (or a client that asks for HTML as one does). Next.js's client router
  * and server actions fetch the same URLs for an RSC payload; the proxy does not see their RSC
- * headers (Next.js strips them before it runs), so they are told apart by what they accept and,
- * in browsers, by Sec-Fetch-Dest: they accept anything and fetch "empty", a page load asks for
- * HTML and fetches a "document".
+ * headers (Next.js strips them before it runs), so they are told apart by what is left: the
+ * router sends Next-Url and a server action Next-Action, and fetch() in a browser accepts
+ * anything and fetches "empty", where a page load asks for HTML and fetches a "document".
  */
 export function isSharedPageRequest(request: Request): boolean {
   if (request.method !== "GET" || request.headers.has("next-action") || request.headers.has("next-url")) return false;
@@ -60,12 +76,21 @@ export function isSharedPageRequest(request: Request): boolean {
   return (dest === null || dest === "document") && (request.headers.get("accept") ?? "").includes("text/html");
 }
 
-/** Where this process listens (Next.js's `start` records it), for the loopback render. */
+/** Where this process listens, as `next start` records it; unknown (nothing shared) under another launcher. */
 function ownOrigin(): string | null {
-  return process.env.__NEXT_PRIVATE_ORIGIN ?? (process.env.PORT ? `http://127.0.0.1:${process.env.PORT}` : null);
+  return process.env.__NEXT_PRIVATE_ORIGIN ?? null;
 }
 
-const MAX_SHARED_BYTES = 2_000_000;
+const MAX_PAGE_CHARS = 2_000_000;
+const MAX_PAGES = 100;
+const MAX_STORE_CHARS = 32_000_000;
+const RENDER_TIMEOUT_MS = 10_000;
+
+const renders = sharedReads("pages", {
+  maxEntries: MAX_PAGES,
+  maxWeight: MAX_STORE_CHARS,
+  weigh: (page) => (page as RenderedPage | null)?.body.length ?? 0,
+});
 
 // After a loopback request fails (this process cannot reach its own address?), pages are rendered
 // alone for a minute, with one log line, rather than a failed attempt and a line per request.
@@ -78,7 +103,7 @@ export async function sharedPage(url: URL): Promise<RenderedPage | null> {
   if (!origin || Date.now() < pausedUntil) return null;
   const path = url.pathname + url.search;
   try {
-    return await memo(`page:${path}`, () => render(origin, path), READ_REUSE_MS);
+    return await renders.read(path, () => render(origin, path), READ_REUSE_MS);
   } catch (err) {
     if (Date.now() >= pausedUntil) {
       pausedUntil = Date.now() + PAUSE_AFTER_FAILURE_MS;
@@ -88,7 +113,8 @@ export async function sharedPage(url: URL): Promise<RenderedPage | null> {
   }
 }
 
-const DROPPED_HEADERS = new Set(["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive", "date", "content-security-policy"]);
+/** The render's headers that go to its viewers; the proxy adds the security headers. */
+const KEPT_HEADERS = ["content-type", "cache-control", "vary"];
 
 /** The loopback render; null (kept for READ_REUSE_MS too, so a crowd on a 404 renders alone at once) when it is not to be shared. */
 async function render(origin: string, path: string): Promise<RenderedPage | null> {
@@ -97,10 +123,18 @@ async function render(origin: string, path: string): Promise<RenderedPage | null
     headers: { [INTERNAL_HEADER]: secret, [RENDER_NONCE_HEADER]: nonce, "accept-encoding": "identity" },
     redirect: "manual",
     cache: "no-store",
+    signal: AbortSignal.timeout(RENDER_TIMEOUT_MS),
   });
   const body = await response.text();
-  if (response.status !== 200 || !response.headers.get("content-type")?.startsWith("text/html") || body.length > MAX_SHARED_BYTES) {
+  if (response.status !== 200 || !response.headers.get("content-type")?.startsWith("text/html") || body.length > MAX_PAGE_CHARS) {
     return null;
   }
-  return { id: crypto.randomUUID().slice(0, 8), headers: [...response.headers].filter(([name]) => !DROPPED_HEADERS.has(name)), body, nonce };
+  // A page without the nonce it was given was not rendered by this process (another one on the
+  // same address?): sharing stops, rather than every viewer getting scripts the CSP refuses.
+  if (!body.includes(nonce)) throw new Error(`the page at ${origin} was not rendered by this process (its nonce is missing)`);
+  const headers = KEPT_HEADERS.flatMap((name): Array<[string, string]> => {
+    const value = response.headers.get(name);
+    return value === null ? [] : [[name, value]];
+  });
+  return { id: crypto.randomUUID().slice(0, 8), headers, body, nonce };
 }

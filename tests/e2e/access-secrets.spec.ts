@@ -65,9 +65,14 @@ test("BASIC_AUTH protects every page and API route but /api/health", async () =>
   expect(signedIn.headers.get("x-routeboard-shared-render")).toMatch(/^[0-9a-f]{8}$/);
   const after = await get(`/models/${KIMI}`, { accept });
   expect(after.status).toBe(401);
-  expect(after.text).not.toContain("Kimi");
-  const forged = await get(`/models/${KIMI}`, { accept, "x-routeboard-render-secret": "guess", "x-routeboard-render-nonce": "abc" });
-  expect(forged.status).toBe(401);
+  expect(JSON.parse(after.text)).toEqual({ error: { status: 401, message: "Authentication required" } });
+  const internal = { "x-routeboard-render-secret": "guess", "x-routeboard-render-nonce": "A".repeat(48) };
+  expect((await get(`/models/${KIMI}`, { accept, ...internal })).status).toBe(401);
+  expect((await post(`/models/${KIMI}`, { ...internal, "next-action": "00ab", "content-type": "text/plain" }, "[]")).status).toBe(401);
+  // The internal headers never come back out, in any answer.
+  for (const answer of [signedIn, after]) {
+    for (const name of answer.headers.keys()) expect(name).not.toMatch(/^x-routeboard-render-|^x-middleware-/);
+  }
   const health = await get("/api/health");
   expect(health.status).toBe(200);
   expect(JSON.parse(health.text).database.reachable).toBe(true);

@@ -80,13 +80,33 @@ test.describe("pages shared between the viewers of a link", () => {
     expect((await request.delete(`/api/views/${view.slug}`)).ok()).toBe(true);
   });
 
-  test("client navigation and error pages are rendered for their own request, not shared", async ({ request }) => {
-    // What Next.js's client router fetches when a link is followed in the page: an RSC payload.
-    const rsc = await request.get(`/models/${KIMI}`, { headers: { rsc: "1", accept: "*/*", "sec-fetch-dest": "empty" } });
-    expect(rsc.status()).toBe(200);
-    expect(rsc.headers()["content-type"]).toContain("text/x-component");
-    expect(rsc.headers()[SHARED]).toBeUndefined();
+  test("following links stays in the page: the client router's fetches and server actions get RSC payloads, never a shared page", async ({ page }) => {
+    const routerFetches: Array<{ url: string; type: string; shared?: string }> = [];
+    page.on("response", (r) => {
+      const url = new URL(r.url());
+      if (url.searchParams.has("_rsc") || r.request().method() === "POST") {
+        routerFetches.push({ url: url.pathname, type: r.headers()["content-type"] ?? "", shared: r.headers()[SHARED] });
+      }
+    });
+    await page.goto(`/models/${KIMI}`);
+    await page.evaluate(() => Object.assign(window, { loadedOnce: "the same document" }));
+    await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Models" }).click();
+    await expect(page.getByRole("heading", { name: "Watched models" })).toBeVisible();
+    await page.getByRole("link", { name: /Kimi K2\.5/ }).first().click();
+    await expect(page).toHaveURL(new RegExp(`/models/${KIMI}$`));
+    await page.getByRole("button", { name: "Poll now" }).click(); // a server action, then the page's refresh
+    await expect(page.getByRole("status").filter({ hasText: "Polled 1 model" })).toBeVisible();
+    // No full reload on the way: a shared HTML page answering the router would have caused one.
+    expect(await page.evaluate(() => (window as unknown as { loadedOnce?: string }).loadedOnce)).toBe("the same document");
+    expect(routerFetches.some((f) => f.url === "/")).toBe(true);
+    expect(routerFetches.length).toBeGreaterThan(1);
+    for (const fetched of routerFetches) {
+      expect(fetched.type, fetched.url).toContain("text/x-component");
+      expect(fetched.shared, fetched.url).toBeUndefined();
+    }
+  });
 
+  test("not-found pages, a saved view's redirect and HEAD are answered for their own request", async ({ request, page }) => {
     for (let i = 0; i < 2; i++) {
       const missing = await request.get("/models/nobody/nothing", PAGE_LOAD);
       expect(missing.status()).toBe(404);
@@ -94,5 +114,21 @@ test.describe("pages shared between the viewers of a link", () => {
       const nonce = headerNonce(missing);
       expect(noncesIn(await missing.text())).toEqual(new Set([nonce]));
     }
+    const head = await request.head(`/models/${KIMI}`, PAGE_LOAD);
+    expect(head.status()).toBe(200);
+    expect(head.headers()[SHARED]).toBeUndefined();
+
+    const created = await request.post("/api/views", { data: { name: "Redirect check", modelId: KIMI, query: "xq=int4" } });
+    const { slug } = await created.json();
+    const redirect = await request.get(`/v/${slug}`, { ...PAGE_LOAD, maxRedirects: 0 });
+    expect(redirect.status()).toBe(307);
+    expect(redirect.headers()["location"]).toBe(`/models/${KIMI}?xq=int4&view=${slug}`);
+    expect(redirect.headers()[SHARED]).toBeUndefined();
+    // The browser follows it to the model page, which is shared like any other.
+    const landed = await page.goto(`/v/${slug}`);
+    await expect(page).toHaveURL(new RegExp(`view=${slug}`));
+    expect(landed?.headers()[SHARED]).toMatch(/^[0-9a-f]{8}$/);
+    await expect(page.getByTestId("summary")).toHaveText("6 of 11 providers included");
+    expect((await request.delete(`/api/views/${slug}`)).ok()).toBe(true);
   });
 });

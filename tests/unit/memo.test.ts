@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clearMemo, MAX_ENTRIES, memo, memoSize } from "@/lib/queries/memo";
+import { clearMemo, MAX_ENTRIES, memo, memoSize, sharedReads } from "@/lib/queries/memo";
 
 describe("memo", () => {
   it("shares one load among concurrent callers and loads afresh once it has settled", async () => {
@@ -37,5 +37,24 @@ describe("memo", () => {
   it("never keeps an error", async () => {
     await expect(memo("e", () => Promise.reject(new Error("down")), 60_000)).rejects.toThrow("down");
     expect(await memo("e", async () => "back", 60_000)).toBe("back");
+  });
+  it("a weighed store keeps under its weight, sweeps answers past their time, and is emptied by clearMemo too", async () => {
+    const pages = sharedReads("test-pages", { maxEntries: 10, maxWeight: 100, weigh: (v) => (v as string).length });
+    for (const key of ["a", "b", "c"]) await pages.read(key, async () => key.repeat(40), 60_000);
+    expect(pages.size).toBe(2); // 120 > 100: the oldest ("a") went
+    let reloaded = false;
+    await pages.read("a", async () => ((reloaded = true), "a"), 60_000);
+    expect(reloaded).toBe(true);
+
+    await pages.read("short", async () => "s", 1);
+    await new Promise((r) => setTimeout(r, 5));
+    await pages.read("next", async () => "n", 60_000); // a new answer sweeps the expired one
+    let swept = false;
+    await pages.read("short", async () => ((swept = true), "s"), 60_000);
+    expect(swept).toBe(true);
+
+    expect(sharedReads("test-pages", { maxEntries: 1 })).toBe(pages); // one store per name
+    clearMemo();
+    expect(pages.size).toBe(0);
   });
 });

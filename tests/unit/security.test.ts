@@ -3,7 +3,7 @@ import { z } from "zod";
 import { guarded, modelParamsSchema, readJson, readParams, readQuery } from "@/lib/http";
 import { basicAuthMatches, bearerMatches, parseBasicAuthSetting } from "@/lib/security/basic-auth";
 import { contentSecurityPolicy } from "@/lib/security/headers";
-import { internalRenderNonce, isSharedPageRequest } from "@/lib/queries/shared-pages";
+import { internalRenderNonce, isSharedPageRequest, withoutInternalHeaders } from "@/lib/queries/shared-pages";
 import { checkSameOrigin } from "@/lib/security/origin";
 
 const basic = (s: string) => `Basic ${Buffer.from(s).toString("base64")}`;
@@ -140,9 +140,14 @@ describe("shared page renders", () => {
     expect(shared({ method: "POST", headers: { accept: html, "next-action": "00ab" }, body: "[]" })).toBe(false);
     expect(shared({ method: "HEAD", headers: { accept: html } })).toBe(false);
   });
-  it("takes the loopback render's nonce only with this process's secret", () => {
-    expect(internalRenderNonce(new Headers({ "x-routeboard-render-nonce": "abc" }))).toBeNull();
-    expect(internalRenderNonce(new Headers({ "x-routeboard-render-secret": "guess", "x-routeboard-render-nonce": "abc" }))).toBeNull();
-    expect(internalRenderNonce(new Headers({ "x-routeboard-render-secret": "", "x-routeboard-render-nonce": "abc" }))).toBeNull();
+  it("takes the loopback render's nonce only on a GET with this process's secret, and hides both headers from the render", () => {
+    const asked = (headers: Record<string, string>, method = "GET") => internalRenderNonce(new Request(page, { method, headers }));
+    const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
+    expect(asked({ "x-routeboard-render-nonce": nonce })).toBeNull();
+    expect(asked({ "x-routeboard-render-secret": "guess", "x-routeboard-render-nonce": nonce })).toBeNull();
+    expect(asked({ "x-routeboard-render-secret": "", "x-routeboard-render-nonce": nonce })).toBeNull();
+    expect(asked({ "x-routeboard-render-secret": "guess", "x-routeboard-render-nonce": nonce }, "POST")).toBeNull();
+    const forwarded = withoutInternalHeaders(new Headers({ "x-routeboard-render-secret": "s", "x-routeboard-render-nonce": nonce, accept: "text/html" }));
+    expect([...forwarded.keys()]).toEqual(["accept"]);
   });
 });
