@@ -1,5 +1,4 @@
 import type { ChildProcess } from "node:child_process";
-import { createServer, connect, type Server, type Socket } from "node:net";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type OpenedDb } from "@/lib/db/engines";
 import { createOpenRouterClient } from "@/lib/openrouter/client";
@@ -7,6 +6,7 @@ import { runPollCycle } from "@/lib/poller/cycle";
 import { latestProviders } from "@/lib/queries/providers";
 import { seedWatchedModels } from "@/lib/watched-models";
 import { injectFault, resetReplica, startReplica, type Replica } from "@/replica/server";
+import { CuttableProxy } from "../helpers/cuttable-proxy";
 import { spawnPoller, until, type ChildResult } from "../helpers/poller-child";
 import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch";
 
@@ -21,39 +21,6 @@ const GLM = "z-ai/glm-5";
 
 if (!SERVER) {
   console.warn("own-faults.test.ts: skipped — set TEST_DATABASE_URL to a PostgreSQL server to run the database-loss, kill and two-instance tests");
-}
-
-/** A TCP proxy in front of PostgreSQL that the test can cut (every connection dropped, new ones refused) and restore. */
-class CuttableProxy {
-  private server: Server;
-  private sockets = new Set<Socket>();
-  port = 0;
-  constructor(private target: { host: string; port: number }) {
-    this.server = this.makeServer();
-  }
-  private makeServer(): Server {
-    return createServer((client) => {
-      const upstream = connect(this.target.port, this.target.host);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on("close", () => this.sockets.delete(s));
-        s.on("error", () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-    });
-  }
-  async listen(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(this.port, "127.0.0.1", resolve));
-    this.port = (this.server.address() as { port: number }).port;
-  }
-  async cut(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-  async restore(): Promise<void> {
-    this.server = this.makeServer();
-    await this.listen();
-  }
 }
 
 describe.skipIf(!SERVER)("faults of our own on a PostgreSQL server", () => {
@@ -79,9 +46,7 @@ describe.skipIf(!SERVER)("faults of our own on a PostgreSQL server", () => {
     const target = new URL(scratch.url);
     const proxy = new CuttableProxy({ host: target.hostname, port: Number(target.port || 5432) });
     await proxy.listen();
-    const viaProxy = new URL(scratch.url);
-    viaProxy.port = String(proxy.port);
-    const app = await openDatabase({ databaseUrl: viaProxy.toString(), embeddedDir: "unused" });
+    const app = await openDatabase({ databaseUrl: proxy.urlFor(scratch.url), embeddedDir: "unused" });
     const client = createOpenRouterClient({ baseUrl: replica.baseUrl, timeoutMs: 1_500, maxAttempts: 2, baseDelayMs: 5 });
     try {
       const first = await runPollCycle(app.db, client, { trigger: "test" });
