@@ -45,7 +45,7 @@ test.describe("foundation: polls stored and shown", () => {
       [{ kind: "malformed" }, /not JSON/],
       [{ kind: "wrong_shape" }, /data\.endpoints/],
       [{ kind: "empty" }, /empty endpoint list/],
-      // Hanging on every attempt: three 2 s timeouts (the test server's OPENROUTER_TIMEOUT_SECONDS).
+      // Hanging on every attempt: four 2 s timeouts (the test server's OPENROUTER_TIMEOUT_SECONDS).
       [{ kind: "hang" }, /No answer from .* within 2000 ms/],
     ];
     for (const [fault, message] of faults) {
