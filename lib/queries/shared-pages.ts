@@ -13,6 +13,8 @@ import { READ_REUSE_MS, sharedReads } from "./memo";
 // never sent to anyone, so every response still has a nonce of its own that nobody could guess.
 //
 // - Only page loads are shared (isSharedPageRequest), after the proxy's login and origin checks.
+//   The render sees none of the viewer's headers or cookies: a page that comes to depend on who
+//   asks (a per-user setting, a cookie) must not be shared.
 // - Only renders that answer 200 with HTML of at most MAX_PAGE_CHARS, and carry the nonce they
 //   were given (so they came from this process), are kept; anything else (a 404, a redirect, an
 //   error page, a loopback request that fails) is rendered for its viewer as if nothing were
