@@ -76,6 +76,21 @@ interface Target {
   stop(): Promise<void>;
   /** CPU time (ms) the server process has used so far, when it is ours and /proc can tell. */
   cpuMs?(): number | null;
+  /** Resident memory of the server processes now and at their peak, in MB, when /proc can tell. */
+  memoryMb?(): { rss: number; peak: number } | null;
+}
+
+/** VmRSS and VmHWM (the peak) of a process from /proc (Linux), in MB. */
+function processMemoryMb(pid: number | undefined): { rss: number; peak: number } | null {
+  if (!pid) return null;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+    const memory = { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+    return Number.isFinite(memory.rss) && Number.isFinite(memory.peak) ? memory : null;
+  } catch {
+    return null;
+  }
 }
 
 /** utime + stime of a process from /proc (Linux), in milliseconds. */
@@ -105,6 +120,11 @@ async function ownServers(count: number): Promise<Target> {
   );
   return {
     urls: servers.map((s) => s.url),
+    memoryMb: () => {
+      const each = servers.map((s) => processMemoryMb(s.child.pid));
+      if (each.some((m) => m === null)) return null;
+      return { rss: each.reduce((a, m) => a + m!.rss, 0), peak: each.reduce((a, m) => a + m!.peak, 0) };
+    },
     cpuMs: () => {
       const each = servers.map((s) => processCpuMs(s.child.pid));
       return each.every((ms) => ms !== null) ? each.reduce((a, b) => a + (b ?? 0), 0) : null;
@@ -222,6 +242,7 @@ console.log(
   `[load] ${viewers} viewers (think time ${thinkMs} ms) for ${durationS} s over ${model}, a poll cycle every ${pollEveryS} s`,
 );
 const cpuBefore = target.cpuMs?.() ?? null;
+const memoryBefore = target.memoryMb?.() ?? null;
 const ownCpuBefore = process.cpuUsage();
 const started = performance.now();
 const endAt = started + durationS * 1000;
@@ -250,6 +271,7 @@ const viewer = async (index: number) => {
 await Promise.all([poller, ...Array.from({ length: viewers }, (_, i) => viewer(i))]);
 const elapsedS = (performance.now() - started) / 1000;
 const cpuAfter = target.cpuMs?.() ?? null;
+const memory = target.memoryMb?.() ?? null;
 const ownCpu = process.cpuUsage(ownCpuBefore);
 await target.stop();
 
@@ -288,6 +310,11 @@ if (cpuBefore !== null && cpuAfter !== null && all.length) {
   console.log(
     `\n[load] server CPU: ${(cpu / 1000).toFixed(1)} s over ${elapsedS.toFixed(1)} s (${((cpu / 1000 / elapsedS) * 100).toFixed(0)}% of one core), ` +
       `${(cpu / all.length).toFixed(1)} ms per viewer request (polls included): about ${Math.floor(all.length / (cpu / 1000))} req/s on a core of its own`,
+  );
+}
+if (memory && memoryBefore) {
+  console.log(
+    `[load] server memory: ${memoryBefore.rss.toFixed(0)} MB resident after the warm-up, ${memory.rss.toFixed(0)} MB at the end, ${memory.peak.toFixed(0)} MB at the peak`,
   );
 }
 {
