@@ -50,6 +50,5 @@ export function seriesForView(modelId: string, metric: Metric, range: Range, buc
 }
 
 export function changesForView(modelId: string, query: ChangeQuery) {
-  const key = `changes:${modelId}:${query.kind ?? ""}:${query.provider ?? ""}:${query.limit ?? ""}:${query.before ?? ""}`;
-  return memo(key, async () => listChanges(await getDb(), modelId, query), READ_REUSE_MS);
+  return memo(`changes:${modelId}:${JSON.stringify(query)}`, async () => listChanges(await getDb(), modelId, query), READ_REUSE_MS);
 }

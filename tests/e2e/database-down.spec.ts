@@ -70,14 +70,13 @@ test("the database lost in the middle of a poll through /api/poll: the poll fail
   test.skip(E2E_ENGINE !== "postgres", "a database that goes away mid-poll is a server's fault: the PostgreSQL pass runs this");
   test.setTimeout(120_000);
   const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL as string);
-  const target = new URL(scratch.url);
-  const proxy = new CuttableProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  const proxy = new CuttableProxy(scratch.url);
   await proxy.listen();
   const direct = new pg.Client({ connectionString: scratch.url });
   await direct.connect();
   const count = async (sql: string) => Number((await direct.query(sql)).rows[0].n);
   const cron = { authorization: `Bearer ${CRON_SECRET}` };
-  const lost = await startSecuredServer({ DATABASE_URL: proxy.urlFor(scratch.url), BASIC_AUTH: "", OPENROUTER_TIMEOUT_SECONDS: "2" });
+  const lost = await startSecuredServer({ DATABASE_URL: proxy.url, BASIC_AUTH: "", OPENROUTER_TIMEOUT_SECONDS: "2" });
   const page = await browser.newPage({ baseURL: lost.url });
   try {
     const first = await (await fetch(`${lost.url}/api/poll`, { method: "POST", headers: cron })).json();

@@ -7,13 +7,16 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 export class CuttableProxy {
   private server: Server;
   private sockets = new Set<Socket>();
+  private readonly target: URL;
   port = 0;
-  constructor(private target: { host: string; port: number }) {
+  /** In front of the PostgreSQL server of this database URL. */
+  constructor(databaseUrl: string) {
+    this.target = new URL(databaseUrl);
     this.server = this.makeServer();
   }
   private makeServer(): Server {
     return createServer((client) => {
-      const upstream = connect(this.target.port, this.target.host);
+      const upstream = connect(Number(this.target.port || 5432), this.target.hostname);
       for (const s of [client, upstream]) {
         this.sockets.add(s);
         s.on("close", () => this.sockets.delete(s));
@@ -35,9 +38,9 @@ export class CuttableProxy {
     await this.listen();
   }
 
-  /** The same database URL, through this proxy. */
-  urlFor(databaseUrl: string): string {
-    const via = new URL(databaseUrl);
+  /** The same database URL, through this proxy (once it listens). */
+  get url(): string {
+    const via = new URL(this.target);
     via.hostname = "127.0.0.1";
     via.port = String(this.port);
     return via.toString();

@@ -9,6 +9,7 @@ import { createOpenRouterClient } from "@/lib/openrouter/client";
 import { runPollCycle } from "@/lib/poller/cycle";
 import { seedWatchedModels } from "@/lib/watched-models";
 import { injectFault, resetReplica, startReplica, type Replica } from "@/replica/server";
+import { expectKilledFirstCycleLeftNothing } from "../helpers/killed-cycle";
 import { spawnPoller, until, type ChildResult } from "../helpers/poller-child";
 
 // Faults of our own on the embedded engine, the default: a poller process killed mid-cycle, and a
@@ -97,12 +98,7 @@ describe("faults of our own on the embedded database", () => {
     // Refused while the lock is fresh (the holder might still be alive), taken over once stale.
     await expect(openDatabase({ embeddedDir: dir })).rejects.toBeInstanceOf(EmbeddedDatabaseInUse);
     const restarted = await openOnceStale();
-    const cycles = await restarted.db.pollCycle.findMany();
-    expect(cycles).toHaveLength(1);
-    expect(cycles[0].finishedAt).toBeNull(); // the killed cycle never finished
-    expect(await restarted.db.modelPoll.count()).toBe(0);
-    expect(await restarted.db.endpointSample.count()).toBe(0);
-    expect(await restarted.db.endpoint.count()).toBe(0);
+    await expectKilledFirstCycleLeftNothing(restarted.db);
 
     await resetReplica(replica.url);
     await until(

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { guarded, jsonError } from "@/lib/http";
-import { loadComparison } from "@/lib/queries/comparison";
+import { comparisonForView } from "@/lib/queries/cached";
 import { routingResponse } from "@/lib/routing/response";
 import { getView } from "@/lib/saved-views";
 
@@ -9,10 +9,9 @@ export const dynamic = "force-dynamic";
 /** The current allow-list of a saved view: what the data pipeline fetches when it starts. */
 export const GET = guarded(async (_request: Request, context: { params: Promise<{ slug: string }> }) => {
   const { slug } = await context.params;
-  const db = await getDb();
-  const view = await getView(db, slug);
+  const view = await getView(await getDb(), slug);
   if (!view) return jsonError(404, `There is no saved view "${slug}" (it may have been deleted)`);
-  const comparison = await loadComparison(db, view.modelId, new URLSearchParams(view.query));
+  const comparison = await comparisonForView(view.modelId, new URLSearchParams(view.query));
   if (!comparison) return jsonError(404, `The view's model ${view.modelId} is no longer watched`);
   return routingResponse(comparison);
 });
