@@ -39,8 +39,3 @@ export function compare(data: ComparisonData, params: LinkParams): Comparison {
   const verdicts = evaluateRules(facts, rules);
   return { ...data, state, ignored, verdicts, routing: buildRoutingExport(facts, verdicts, rules, state.rsort) };
 }
-
-export async function loadComparison(db: Db, modelId: string, params: LinkParams): Promise<Comparison | null> {
-  const data = await readComparisonData(db, modelId);
-  return data && compare(data, params);
-}
