@@ -2,7 +2,7 @@ import type { Db } from "../db/engines";
 import { BUCKET_ORIGIN } from "./buckets";
 
 // Retention: complete hours of raw EndpointSample rows are rolled up into EndpointHourly (count,
-// min, mean, max), and raw rows older than RETENTION_DAYS are deleted once their hour is rolled.
+// min, mean, max, and the last price), and raw rows older than RETENTION_DAYS are deleted once their hour is rolled.
 // Only complete hours are rolled, each once: per endpoint, the newest rolled hour is the
 // watermark and a run starts at the first raw row after it, so running it twice changes nothing
 // (and a rolled hour is written with "insert or replace" from all of its raw rows, never added
@@ -62,10 +62,15 @@ export async function rollupHistory(db: Db, options: RollupOptions): Promise<Rol
              ORDER BY s."observedAt" LIMIT 1) first ON true
       ), upserted AS (
         INSERT INTO "EndpointHourly" AS h ("endpointId", hour, count, "uptime30mMin", "uptime30mMean", "uptime30mMax",
-               "latencyP50Mean", "throughputP50Mean", "inputPriceMin", "inputPriceMax", "outputPriceMin", "outputPriceMax")
+               "latencyP50Mean", "throughputP50Mean", "inputPriceMin", "inputPriceMax", "inputPriceLast",
+               "outputPriceMin", "outputPriceMax", "outputPriceLast")
         SELECT s."endpointId", date_bin(interval '1 hour', s."observedAt", ${BUCKET_ORIGIN}::timestamptz), count(*)::int,
                min(s.uptime30m), avg(s.uptime30m), max(s.uptime30m), avg(s."latencyP50"), avg(s."throughputP50"),
-               min(s."inputPricePerM"), max(s."inputPricePerM"), min(s."outputPricePerM"), max(s."outputPricePerM")
+               min(s."inputPricePerM"), max(s."inputPricePerM"),
+               -- The hour's last listed price: the price in effect at its end, which the charts plot.
+               (array_agg(s."inputPricePerM" ORDER BY s."observedAt" DESC) FILTER (WHERE s."inputPricePerM" IS NOT NULL))[1],
+               min(s."outputPricePerM"), max(s."outputPricePerM"),
+               (array_agg(s."outputPricePerM" ORDER BY s."observedAt" DESC) FILTER (WHERE s."outputPricePerM" IS NOT NULL))[1]
           FROM starts b
           -- Per endpoint, a primary-key range scan (OFFSET 0 keeps it from being flattened into a join).
           CROSS JOIN LATERAL (
@@ -78,11 +83,14 @@ export async function rollupHistory(db: Db, options: RollupOptions): Promise<Rol
                count = EXCLUDED.count, "uptime30mMin" = EXCLUDED."uptime30mMin", "uptime30mMean" = EXCLUDED."uptime30mMean",
                "uptime30mMax" = EXCLUDED."uptime30mMax", "latencyP50Mean" = EXCLUDED."latencyP50Mean",
                "throughputP50Mean" = EXCLUDED."throughputP50Mean", "inputPriceMin" = EXCLUDED."inputPriceMin",
-               "inputPriceMax" = EXCLUDED."inputPriceMax", "outputPriceMin" = EXCLUDED."outputPriceMin",
-               "outputPriceMax" = EXCLUDED."outputPriceMax"
+               "inputPriceMax" = EXCLUDED."inputPriceMax", "inputPriceLast" = EXCLUDED."inputPriceLast",
+               "outputPriceMin" = EXCLUDED."outputPriceMin", "outputPriceMax" = EXCLUDED."outputPriceMax",
+               "outputPriceLast" = EXCLUDED."outputPriceLast"
         -- A row rewritten with the same figures is not rewritten at all.
-         WHERE (h.count, h."uptime30mMean", h."inputPriceMax", h."outputPriceMax", h."latencyP50Mean", h."throughputP50Mean")
+         WHERE (h.count, h."uptime30mMean", h."inputPriceMax", h."outputPriceMax", h."inputPriceLast", h."outputPriceLast",
+                h."latencyP50Mean", h."throughputP50Mean")
                IS DISTINCT FROM (EXCLUDED.count, EXCLUDED."uptime30mMean", EXCLUDED."inputPriceMax", EXCLUDED."outputPriceMax",
+                                 EXCLUDED."inputPriceLast", EXCLUDED."outputPriceLast",
                                  EXCLUDED."latencyP50Mean", EXCLUDED."throughputP50Mean")
         RETURNING (xmax = 0) AS inserted
       )
