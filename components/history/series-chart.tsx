@@ -2,7 +2,7 @@
 
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { Range } from "@/lib/history/buckets";
-import type { Series } from "@/lib/history/series";
+import type { Series, SeriesAggregate } from "@/lib/history/series";
 import { bucketLabel, bucketWidth, tickLabel, timeTicks } from "./format-time";
 
 export interface ChartLine {
@@ -25,6 +25,18 @@ interface Props {
 }
 
 type Row = Record<string, number | null>;
+
+/** What a point is, said under the title and in the tooltip. */
+const AGGREGATE_NOTE: Record<SeriesAggregate, { caption: string; tooltip: string }> = {
+  last: {
+    caption: "Each point is the price in effect at the end of its bucket (its last poll); the tooltip gives the min–max within it.",
+    tooltip: "price in effect at the end of the bucket; min–max within it",
+  },
+  mean: {
+    caption: "Each point is the mean of its bucket’s polls; the tooltip gives the min–max within it.",
+    tooltip: "mean of the bucket’s polls; min–max within it",
+  },
+};
 
 /**
  * One metric over time, a line per visible endpoint. Buckets without a poll are null and the
@@ -55,6 +67,7 @@ export function SeriesChart({ title, series, range, lines, format, axisFormat, y
           {drawn.length} of {series.endpoints.length} endpoints · {bucketWidth(series.bucketSeconds)} buckets
         </span>
       </figcaption>
+      <p className="-mt-1 mb-2 text-xs text-slate-500">{AGGREGATE_NOTE[series.aggregate].caption}</p>
       {drawn.length === 0 ? (
         <p className="flex h-56 items-center justify-center text-sm text-slate-500">
           {series.endpoints.length ? "Every endpoint is switched off in the legend." : "No polls in this range."}
@@ -125,11 +138,12 @@ function PointTooltip({ t, series, lines, format }: { t: number; series: Series;
   const iso = new Date(t).toISOString();
   const rows = lines.map((l) => {
     const point = series.endpoints.find((e) => e.tag === l.tag)?.points.find((p) => p.t === iso);
-    return { ...l, value: point?.value ?? null, polls: point?.polls ?? 0 };
+    return { ...l, value: point?.value ?? null, min: point?.min ?? null, max: point?.max ?? null, polls: point?.polls ?? 0 };
   });
   return (
     <div role="tooltip" className="rounded-md border border-slate-200 bg-white/95 px-3 py-2 text-xs shadow-md">
-      <p className="mb-1 font-medium text-slate-700">{bucketLabel(t, series.bucketSeconds)}</p>
+      <p className="font-medium text-slate-700">{bucketLabel(t, series.bucketSeconds)}</p>
+      <p className="mb-1 text-[11px] text-slate-500">{AGGREGATE_NOTE[series.aggregate].tooltip}</p>
       <table>
         <tbody>
           {rows.map((r) => (
@@ -139,6 +153,9 @@ function PointTooltip({ t, series, lines, format }: { t: number; series: Series;
                 {r.provider}
               </td>
               <td className="pr-2 text-right tabular-nums">{r.value === null ? "no data" : format(r.value)}</td>
+              <td className="pr-2 text-right text-slate-500 tabular-nums">
+                {r.min !== null && r.max !== null && String(r.min) !== String(r.max) ? `min–max ${format(r.min)}–${format(r.max)}` : ""}
+              </td>
               <td className="text-right text-slate-500 tabular-nums">
                 {r.polls} {r.polls === 1 ? "poll" : "polls"}
               </td>

@@ -34,7 +34,7 @@ test.describe("history: charts and change log", () => {
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     const tooltip = uptime.getByRole("tooltip");
     await expect(tooltip).toContainText("UTC (5 min)");
-    await expect(tooltip).toContainText(/DeepInfra\s*\d+\.\d%\s*\d+ polls?/);
+    await expect(tooltip).toContainText(/DeepInfra\s*\d+\.\d%\s*(min–max \d+\.\d%–\d+\.\d%\s*)?\d+ polls?/);
     await screenshot(page, "history-24h");
 
     await legend.getByRole("button", { name: /BaseTen/ }).click();

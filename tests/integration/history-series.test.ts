@@ -65,9 +65,36 @@ describe.each(engines)("history series on $name PostgreSQL", (engine) => {
 
     const price = await modelSeries(opened.db, MODEL, "inputPrice", "24h", { now: NOW });
     const p = new Map(price?.endpoints[0].points.map((x) => [x.t, x]));
-    // Prices stay exact decimal strings; the point shows the highest price in force in the bucket.
+    // Prices stay exact decimal strings; the point is the price in effect at the bucket's end.
+    expect(price?.aggregate).toBe("last");
+    expect(series?.aggregate).toBe("mean");
     expect(p.get("2026-03-10T11:00:00.000Z")).toMatchObject({ value: "0.50", min: "0.45", max: "0.50", polls: 2 });
     await opened.db.endpointSample.deleteMany({});
+  });
+
+  it("a price point is the price in effect at the end of its bucket, with the bucket's min and max, also from hourly rows", async () => {
+    // 10:00 to 10:59: $0.45, a spike to $0.75, then $0.72 until the end of the hour.
+    const prices: Array<[string, string]> = [["10:01", "0.45"], ["10:02", "0.75"], ["10:03", "0.72"], ["10:31", "0.72"], ["10:58", "0.72"]];
+    await opened.db.endpointSample.createMany({
+      data: prices.map(([hm, price]) => ({
+        endpointId: a.id, versionId: a.versionId, observedAt: new Date(`2026-03-10T${hm}:00Z`), inputPricePerM: price, outputPricePerM: "2.25",
+      })),
+    });
+    const five = await modelSeries(opened.db, MODEL, "inputPrice", "24h", { now: NOW });
+    const at5 = new Map(nonEmpty(five, "alpha").map((x) => [x.t, x]));
+    // Before: the bucket's maximum, $0.75, was plotted although $0.72 was the price.
+    expect(at5.get("2026-03-10T10:00:00.000Z")).toMatchObject({ value: "0.72", min: "0.45", max: "0.75", polls: 3 });
+    expect(at5.get("2026-03-10T10:30:00.000Z")).toMatchObject({ value: "0.72", min: "0.72", max: "0.72", polls: 1 });
+
+    const raw = await modelSeries(opened.db, MODEL, "inputPrice", "7d", { now: NOW });
+    expect(nonEmpty(raw, "alpha")).toEqual([{ t: "2026-03-10T10:00:00.000Z", value: "0.72", min: "0.45", max: "0.75", polls: 5 }]);
+    // Rolled up (retention 0 days: the hour's raw rows go), the hourly row answers the same.
+    await rollupHistory(opened.db, { retentionDays: 0, now: NOW });
+    expect(await opened.db.endpointSample.count({ where: { endpointId: a.id } })).toBe(0);
+    const hourly = await opened.db.endpointHourly.findFirstOrThrow({ where: { endpointId: a.id } });
+    expect(hourly.inputPriceLast?.toString()).toBe("0.72");
+    expect(nonEmpty(await modelSeries(opened.db, MODEL, "inputPrice", "7d", { now: NOW }), "alpha")).toEqual(nonEmpty(raw, "alpha"));
+    await opened.db.endpointHourly.deleteMany({});
   });
 
   it("the server clamps the bucket: no query asks for 5-minute buckets over 90 days", async () => {

@@ -14,6 +14,7 @@ function series(): Series {
     bucket: "5m",
     bucketSeconds: 300,
     unit: "USD/M",
+    aggregate: "last",
     from: from.toISOString(),
     to: to.toISOString(),
     endpoints: [
