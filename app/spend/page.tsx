@@ -131,11 +131,7 @@ function SpendFigures({ overview }: { overview: Awaited<ReturnType<typeof spendO
     <dl aria-label="Spend summary" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
       {figure("Spent since start", spent ? formatUsd(new Decimal(spent)) : "—", overview.latest ? `as of ${formatUtc(overview.latest.at)}` : "no snapshot yet")}
       {figure("Remaining", remaining ? formatUsd(new Decimal(remaining)) : "—", short ? "over budget" : undefined, short ? "bg-red-50" : "")}
-      {figure(
-        "Burn rate",
-        burn ? `${formatUsd(new Decimal(burn.usdPerHour))}/h` : "—",
-        burn ? `over the last ${burn.windowHours} h` : "needs two snapshots in the last hours",
-      )}
+      {figure("Burn rate", burn ? `${formatUsd(new Decimal(burn.usdPerHour))}/h` : "—", burnDetail(overview))}
       {figure(
         "Runs out",
         runOut === null ? "—" : runOut.at === "exhausted" ? "Exhausted" : formatUtc(runOut.at),
@@ -144,6 +140,24 @@ function SpendFigures({ overview }: { overview: Awaited<ReturnType<typeof spendO
       )}
     </dl>
   );
+}
+
+/** Which window the rate was really measured over, or what it still waits for. */
+function burnDetail({ burn, burnPending }: Awaited<ReturnType<typeof spendOverview>>): string {
+  if (burn) {
+    return `over the ${span(burn.spanMinutes)} from ${formatUtc(burn.from)} to ${formatUtc(burn.to)} (the last ${burn.windowHours} h at most)`;
+  }
+  if (!burnPending) return "no snapshot yet";
+  const { snapshots, spanMinutes, minimumMinutes } = burnPending;
+  const sofar = snapshots < 2 ? `${snapshots} snapshot${snapshots === 1 ? "" : "s"} so far` : `${span(spanMinutes)} so far`;
+  return `no rate until the snapshots span ${minimumMinutes} min (${sofar})`;
+}
+
+function span(minutes: number): string {
+  if (minutes < 60) return `${minutes} min`;
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return m ? `${h} h ${m} min` : `${h} h`;
 }
 
 function hours(h: string): string {

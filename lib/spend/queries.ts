@@ -10,6 +10,11 @@ import { DEFAULT_BUDGET_USD } from "./budget";
 // one after it when tracking began later).
 
 export const BURN_WINDOW_HOURS = 6;
+/**
+ * No rate until the snapshots in the window span this long (and there are at least two): a rate
+ * taken over two polls a minute apart says more about when /key refreshed than about the spend.
+ */
+export const MIN_BURN_SPAN_MINUTES = 30;
 
 export interface SpendOverview {
   budget: { amountUsd: string; startAt: string; saved: boolean };
@@ -19,7 +24,13 @@ export interface SpendOverview {
   baseline: { at: string; usage: string; exact: boolean } | null;
   spent: string | null;
   remaining: string | null;
-  burn: { usdPerHour: string; windowHours: number; from: string; to: string } | null;
+  /**
+   * The burn rate over the snapshots of the last `windowHours` (at most), measured between the
+   * first and last of them: `from`–`to`, `spanMinutes` long. Null until they span
+   * MIN_BURN_SPAN_MINUTES; `burnPending` then says how much there is.
+   */
+  burn: { usdPerHour: string; windowHours: number; from: string; to: string; spanMinutes: number } | null;
+  burnPending: { snapshots: number; spanMinutes: number; minimumMinutes: number } | null;
   /** When the remaining budget runs out at the burn rate; "now" when it already has. */
   runOut: { at: string; hoursLeft: string } | { at: "exhausted" } | null;
 }
@@ -39,7 +50,7 @@ export async function spendOverview(db: Db, setting: BudgetSetting | null, now =
   const startAt = setting?.startAt ?? counts.first_at ?? now;
   const amount = new Decimal(setting?.amountUsd ?? DEFAULT_BUDGET_USD);
   const budget = { amountUsd: amount.toFixed(2), startAt: startAt.toISOString(), saved: Boolean(setting) };
-  const empty: SpendOverview = { budget, snapshots: counts.n, latest: null, baseline: null, spent: null, remaining: null, burn: null, runOut: null };
+  const empty: SpendOverview = { budget, snapshots: counts.n, latest: null, baseline: null, spent: null, remaining: null, burn: null, burnPending: null, runOut: null };
   if (counts.n === 0) return empty;
 
   const [[latestRow], [baselineRow]] = await Promise.all([
@@ -79,13 +90,15 @@ export async function spendOverview(db: Db, setting: BudgetSetting | null, now =
 
   let burn: SpendOverview["burn"] = null;
   let burnRate: Decimal | null = null;
-  if (burnRow.n >= 2 && burnRow.first_at && burnRow.last_at && burnRow.first_usage && burnRow.last_usage) {
-    const hours = new Decimal(burnRow.last_at.getTime() - burnRow.first_at.getTime()).div(3_600_000);
-    if (hours.gt(0)) {
-      burnRate = Decimal.max(0, new Decimal(burnRow.last_usage).minus(burnRow.first_usage)).div(hours);
-      burn = { usdPerHour: burnRate.toFixed(4), windowHours, from: burnRow.first_at.toISOString(), to: burnRow.last_at.toISOString() };
-    }
+  const spanMs = burnRow.first_at && burnRow.last_at ? burnRow.last_at.getTime() - burnRow.first_at.getTime() : 0;
+  const spanMinutes = Math.floor(spanMs / 60_000);
+  const enough = burnRow.n >= 2 && spanMs >= MIN_BURN_SPAN_MINUTES * 60_000;
+  if (enough && burnRow.first_at && burnRow.last_at && burnRow.first_usage && burnRow.last_usage) {
+    const hours = new Decimal(spanMs).div(3_600_000);
+    burnRate = Decimal.max(0, new Decimal(burnRow.last_usage).minus(burnRow.first_usage)).div(hours);
+    burn = { usdPerHour: burnRate.toFixed(4), windowHours, from: burnRow.first_at.toISOString(), to: burnRow.last_at.toISOString(), spanMinutes };
   }
+  const burnPending = burn ? null : { snapshots: burnRow.n, spanMinutes, minimumMinutes: MIN_BURN_SPAN_MINUTES };
   return {
     ...empty,
     latest,
@@ -93,6 +106,7 @@ export async function spendOverview(db: Db, setting: BudgetSetting | null, now =
     spent: spentDec.toFixed(2),
     remaining: remainingDec.toFixed(2),
     burn,
+    burnPending,
     runOut: projectRunOut(remainingDec, burnRate, latestRow.at),
   };
 }

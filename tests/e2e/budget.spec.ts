@@ -147,8 +147,9 @@ test.describe("spend tracking and actual usage", () => {
     const summary = page.getByLabel("Spend summary");
     await expect(summary).toContainText("Spent since start$2.25");
     await expect(summary).toContainText("Remaining$97.75");
-    await expect(summary).toContainText(/Burn rate\$[\d,]+\.\d\d\/h/);
-    await expect(summary).toContainText(/Runs out\d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    // Four snapshots seconds apart are no basis for a rate: the page says what it waits for.
+    await expect(summary).toContainText(/Burn rate—no rate until the snapshots span 30 min \(\d min so far\)/);
+    await expect(summary).toContainText("Runs out—not burning");
     await expect(figures.first()).toBeVisible();
     await expect(page.getByRole("note")).toContainText("Demo data"); // the replica's key, not OpenRouter's
     const chart = page.getByRole("figure", { name: "Spend over time" });
