@@ -5,6 +5,7 @@ import { useState } from "react";
 import { formatUtc } from "@/lib/format";
 import type { ChangePage } from "@/lib/history/change-log";
 import { CHANGE_KINDS, type ChangeKind } from "@/lib/history/changes";
+import { useSnapshotVersion } from "../models/live-snapshot";
 import { apiFetch, modelApiPath } from "../ui/api-fetch";
 
 const KIND_LABELS: Record<ChangeKind, string> = {
@@ -46,8 +47,10 @@ function describe(kind: ChangeKind, before: string | null, after: string | null)
 export function ChangeLog({ modelId }: { modelId: string }) {
   const [kind, setKind] = useState<ChangeKind | "">("");
   const [provider, setProvider] = useState("");
+  // Keyed by the snapshot the page shows: a new poll reloads the log with the table.
+  const snapshot = useSnapshotVersion();
   const query = useInfiniteQuery({
-    queryKey: ["changes", modelId, kind, provider],
+    queryKey: ["changes", modelId, kind, provider, snapshot],
     initialPageParam: null as number | null,
     queryFn: ({ pageParam }) => {
       const params = new URLSearchParams({ kind, provider, limit: "25" });
@@ -55,7 +58,9 @@ export function ChangeLog({ modelId }: { modelId: string }) {
       return apiFetch<ChangePage>(`${modelApiPath(modelId)}/changes?${params}`);
     },
     getNextPageParam: (last) => last.nextBefore,
-    refetchInterval: 60_000,
+    // While a new snapshot's log loads, the last one stays (a new filter starts empty instead).
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[2] === kind && previousQuery.queryKey[3] === provider ? previous : undefined,
   });
   const changes = query.data?.pages.flatMap((p) => p.changes) ?? [];
   const providers = query.data?.pages[0]?.providers ?? [];

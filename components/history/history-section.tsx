@@ -9,6 +9,7 @@ import { fromWire, type SeriesWire } from "@/lib/history/series-wire";
 import { comparisonParsers } from "@/lib/view-state/comparison";
 import { ChangeLog } from "./change-log";
 import { EndpointLegend, type LegendEntry } from "./endpoint-legend";
+import { useSnapshotVersion } from "../models/live-snapshot";
 import { apiFetch, modelApiPath } from "../ui/api-fetch";
 import { colorFor } from "./palette";
 import { RangePicker } from "./range-picker";
@@ -23,10 +24,11 @@ export interface HistorySectionProps {
 }
 
 function useSeries(modelId: string, metric: Metric, range: Range) {
+  // Keyed by the snapshot the page shows: a new poll refetches every chart with the table.
+  const snapshot = useSnapshotVersion();
   return useQuery({
-    queryKey: ["series", modelId, metric, range],
+    queryKey: ["series", modelId, metric, range, snapshot],
     queryFn: async () => fromWire(await apiFetch<SeriesWire>(`${modelApiPath(modelId)}/series?metric=${metric}&range=${range}`)),
-    refetchInterval: 60_000,
     placeholderData: (previous) => previous,
   });
 }

@@ -29,11 +29,11 @@ type Row = Record<string, number | null>;
 /** What a point is, said under the title and in the tooltip. */
 const AGGREGATE_NOTE: Record<SeriesAggregate, { caption: string; tooltip: string }> = {
   last: {
-    caption: "Each point is the price in effect at the end of its bucket (its last poll); the tooltip gives the min–max within it.",
+    caption: "Each point: the price in effect at the end of its bucket (its last poll). Tooltip: the min–max within it.",
     tooltip: "price in effect at the end of the bucket; min–max within it",
   },
   mean: {
-    caption: "Each point is the mean of its bucket’s polls; the tooltip gives the min–max within it.",
+    caption: "Each point: the mean of its bucket’s polls. Tooltip: the min–max within it.",
     tooltip: "mean of the bucket’s polls; min–max within it",
   },
 };

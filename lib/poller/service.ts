@@ -5,6 +5,7 @@ import { openRouter } from "../openrouter/configured";
 import { clearMemo } from "../queries/memo";
 import { runAfterCycleSteps } from "./after-cycle";
 import { runPollCycle, type CycleResult } from "./cycle";
+import { nextScheduledPoll, startSchedule, type Schedule } from "./schedule";
 
 // The poller as the running app uses it: the configured client and database, and an
 // in-process scheduler so a self-hosted dashboard polls without an external cron.
@@ -25,7 +26,8 @@ export async function pollNow(trigger: string): Promise<CycleResult> {
   }
 }
 
-const holder = globalThis as unknown as { __routeboardScheduler?: NodeJS.Timeout };
+const holder = globalThis as unknown as { __routeboardScheduler?: NodeJS.Timeout; __routeboardSchedule?: Schedule };
+const FIRST_POLL_DELAY_MS = 2_000;
 
 export function startScheduler(): boolean {
   const seconds = env.POLL_INTERVAL_SECONDS;
@@ -33,12 +35,22 @@ export function startScheduler(): boolean {
   const tick = () =>
     pollNow("scheduler").catch((err) => console.error("[scheduler] poll cycle failed:", (err as Error).message));
   // First cycle shortly after start, then on the interval.
-  setTimeout(tick, 2_000).unref();
+  setTimeout(tick, FIRST_POLL_DELAY_MS).unref();
   holder.__routeboardScheduler = setInterval(tick, seconds * 1000);
+  holder.__routeboardSchedule = startSchedule(Date.now(), seconds, FIRST_POLL_DELAY_MS);
   holder.__routeboardScheduler.unref();
   return true;
 }
 
 export function schedulerRunning(): boolean {
   return Boolean(holder.__routeboardScheduler);
+}
+
+/** This process's scheduler: its interval and when it polls next (null when it is off). */
+export function schedulerState(now = Date.now()): { intervalSeconds: number; nextPollAt: string | null } {
+  const schedule = holder.__routeboardSchedule;
+  return {
+    intervalSeconds: env.POLL_INTERVAL_SECONDS,
+    nextPollAt: schedule && holder.__routeboardScheduler ? new Date(nextScheduledPoll(schedule, now)).toISOString() : null,
+  };
 }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DemoBanner } from "@/components/layout/demo-banner";
+import { LiveSnapshot, PollFreshness } from "@/components/models/live-snapshot";
 import { ModelPicker } from "@/components/models/model-picker";
 import { PollNowButton } from "@/components/models/poll-now-button";
 import { PollStatus } from "@/components/models/poll-status";
@@ -9,6 +10,7 @@ import { ComparisonView } from "@/components/providers/comparison-view";
 import { env } from "@/lib/env";
 import { formatUtc } from "@/lib/format";
 import { modelIdFromParams } from "@/lib/http";
+import { schedulerState } from "@/lib/poller/service";
 import { comparisonForView, viewsForModel, watchedModelsForView } from "@/lib/queries/cached";
 
 export const dynamic = "force-dynamic";
@@ -36,6 +38,13 @@ export default async function ModelPage({ params, searchParams }: Props) {
   const activeView = typeof query.view === "string" ? (views.find((v) => v.slug === query.view)?.slug ?? null) : null;
 
   return (
+    <LiveSnapshot
+      modelId={modelId}
+      polledAt={snapshot.polledAt}
+      failedAt={snapshot.lastFailure?.at ?? null}
+      scheduler={schedulerState()}
+      renderedAt={Date.now()}
+    >
     <div className="space-y-5">
       {snapshot.demo && <DemoBanner />}
       <nav aria-label="Breadcrumb" className="text-sm text-slate-500">
@@ -46,6 +55,8 @@ export default async function ModelPage({ params, searchParams }: Props) {
           <h1 className="text-2xl font-semibold tracking-tight">{snapshot.model.name ?? modelId}</h1>
           <p className="mt-1 text-sm text-slate-600">
             {snapshot.polledAt ? `Snapshot of ${formatUtc(snapshot.polledAt)}` : "No snapshot yet"}
+            {" · "}
+            <PollFreshness />
             {" · "}
             {snapshot.endpoints.length} provider endpoints
           </p>
@@ -77,5 +88,6 @@ export default async function ModelPage({ params, searchParams }: Props) {
         </p>
       )}
     </div>
+    </LiveSnapshot>
   );
 }
