@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { formatAgo } from "@/lib/format";
 import type { LatestPoll } from "@/lib/queries/latest-poll";
 import { isNewerSnapshot, snapshotVersion, type SnapshotIdentity } from "@/lib/snapshot-version";
@@ -23,8 +23,8 @@ interface LiveSnapshotValue {
   version: string;
   polledAt: string | null;
   scheduler: Scheduler;
-  /** The time the page's relative labels are measured from; ticks while the page is open. */
-  now: number;
+  /** The server's clock when it rendered, so the first render says the same on both sides. */
+  renderedAt: number;
 }
 
 const LiveSnapshotContext = createContext<LiveSnapshotValue | null>(null);
@@ -63,8 +63,12 @@ export function LiveSnapshot({ modelId, polledAt, failedAt, scheduler, renderedA
     router.refresh();
   }, [candidate, polledAt, failedAt, router]);
 
-  const now = useNow(renderedAt, 10_000);
-  const value: LiveSnapshotValue = { version, polledAt, scheduler: candidate?.scheduler ?? scheduler, now };
+  // Memoised: the charts and change log read the version and must not re-render for nothing.
+  const currentScheduler = candidate?.scheduler ?? scheduler;
+  const value = useMemo<LiveSnapshotValue>(
+    () => ({ version, polledAt, scheduler: currentScheduler, renderedAt }),
+    [version, polledAt, currentScheduler, renderedAt],
+  );
   return <LiveSnapshotContext.Provider value={value}>{children}</LiveSnapshotContext.Provider>;
 }
 
@@ -82,8 +86,10 @@ function useNow(initial: number, everyMs: number): number {
 /** "polled 2 min ago · next poll in about 3 min", kept current while the page is open. */
 export function PollFreshness() {
   const live = useContext(LiveSnapshotContext);
+  // The clock ticks here only, so only this line re-renders as the minutes pass.
+  const now = useNow(live?.renderedAt ?? 0, 10_000);
   if (!live) return null;
-  const { polledAt, scheduler, now } = live;
+  const { polledAt, scheduler } = live;
   return (
     <span data-testid="poll-freshness">
       {polledAt && (

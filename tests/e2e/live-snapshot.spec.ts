@@ -13,12 +13,22 @@ const pricing = (inputPerM: string, outputPerM: string) => ({ prompt: perToken(i
 /** A poll the page did not ask for is noticed by its watch (every 10 s): wait up to three rounds. */
 const NOTICED = { timeout: 35_000 };
 
+type Wire = { endpoints: Array<{ tag: string; points: Array<[number, string | null, string | null, string | null, number]> }> };
+const lambdaLast = (wire: Wire) => wire.endpoints.find((e) => e.tag === "lambda/fp8")?.points.at(-1);
+
+/** The input price chart's data as the page fetches it, once Lambda's newest price is `price`. */
+function inputPricesWithLambdaAt(page: Page, price: string) {
+  return page.waitForResponse(
+    async (r) => r.url().includes("/series?metric=inputPrice&range=24h") && lambdaLast((await r.json()) as Wire)?.[1] === price,
+    NOTICED,
+  );
+}
+
+/** Hovers the newest point of a chart; returns its tooltip. */
 async function hoverLastBucket(page: Page, title: string) {
   const chart = page.getByRole("region", { name: "History" }).getByRole("figure", { name: title });
   await chart.scrollIntoViewIfNeeded();
-  const box = await chart.locator(".recharts-line-dot").last().boundingBox();
-  if (!box) throw new Error(`${title}: no point drawn`);
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await chart.locator(".recharts-line-dot").last().hover({ force: true });
   return chart.getByRole("tooltip");
 }
 
@@ -51,6 +61,7 @@ test.describe("the model page follows new polls", () => {
       tag: "lambda/fp8",
       set: { provider_name: "Lambda", name: "Lambda | moonshotai/kimi-k2.5-20260127", quantization: "fp8", pricing: pricing("0.38", "1.90") },
     });
+    const inputPricesFetched = inputPricesWithLambdaAt(page, "0.38");
     await page.getByRole("button", { name: "Poll now" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Polled" })).toContainText("Polled 1 model", { timeout: 30_000 });
     await expect(table.getByRole("row", { name: /Lambda/ })).toContainText("$0.38");
@@ -59,6 +70,7 @@ test.describe("the model page follows new polls", () => {
     await expect(budget).toContainText("$117.80");
     await expect(log.filter({ hasText: "Provider added" }).filter({ hasText: "Lambda" })).toHaveCount(1);
     await expect(legend.getByRole("button", { name: /Lambda/ })).toHaveAttribute("aria-pressed", "true");
+    await inputPricesFetched;
     const price = await hoverLastBucket(page, "Input price ($ per million tokens)");
     await expect(price).toContainText(/Lambda\s*\$0\.38/);
     await screenshot(page, "live-after-poll-now");
@@ -66,7 +78,8 @@ test.describe("the model page follows new polls", () => {
     // 2. OpenRouter changes again and a cron polls (POST /api/poll): the page was not asked.
     await replicaControl(request, "patch", { model: KIMI, tag: "lambda/fp8", set: { pricing: pricing("0.30", "1.90") } });
     await replicaControl(request, "patch", { model: KIMI, tag: "venice", remove: true });
-    const seriesRefetched = page.waitForResponse((r) => r.url().includes("/series?metric=inputPrice&range=24h"), NOTICED);
+    // The input price chart's data, as the page fetches it once it has noticed the new snapshot.
+    const seriesRefetched = inputPricesWithLambdaAt(page, "0.30");
     await poll(request);
     await expect(table.getByRole("row", { name: /Lambda/ })).toContainText("$0.30", NOTICED);
     await expect(table.getByRole("row", { name: /Venice/ })).toHaveCount(0);
@@ -75,10 +88,9 @@ test.describe("the model page follows new polls", () => {
     await expect(log.filter({ hasText: "Price" }).filter({ hasText: "Lambda" })).toContainText("0.38 / 1.90 → 0.30 / 1.90");
     await expect(log.filter({ hasText: "Provider removed" }).filter({ hasText: "Venice" })).toHaveCount(1);
     // The charts refetched their data for the new snapshot, and draw it.
-    const wire = await (await seriesRefetched).json();
-    const lambda = wire.endpoints.find((e: { tag: string }) => e.tag === "lambda/fp8");
-    const [, value, min, max] = lambda.points.at(-1);
-    expect(value).toBe("0.30"); // the price in effect at the end of the bucket
+    // Its newest point is the price in effect at the end of the bucket: $0.30.
+    const [, value, min, max] = lambdaLast((await (await seriesRefetched).json()) as Wire) ?? [];
+    expect(value).toBe("0.30");
     const tooltip = await hoverLastBucket(page, "Input price ($ per million tokens)");
     await expect(tooltip).toContainText("price in effect at the end of the bucket; min–max within it");
     const lambdaRow = tooltip.getByRole("row").filter({ hasText: "Lambda" });
