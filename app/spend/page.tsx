@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Decimal from "decimal.js";
 import { BudgetForm } from "@/components/spend/budget-form";
+import { burnDetail } from "@/components/spend/burn-detail";
 import { SpendChart } from "@/components/spend/spend-chart";
 import { UsageByDatasetTable, UsageByProviderTable } from "@/components/usage/usage-tables";
 import { UsageUploadForm } from "@/components/usage/upload-form";
@@ -140,24 +141,6 @@ function SpendFigures({ overview }: { overview: Awaited<ReturnType<typeof spendO
       )}
     </dl>
   );
-}
-
-/** Which window the rate was really measured over, or what it still waits for. */
-function burnDetail({ burn, burnPending }: Awaited<ReturnType<typeof spendOverview>>): string {
-  if (burn) {
-    return `over the ${span(burn.spanMinutes)} from ${formatUtc(burn.from)} to ${formatUtc(burn.to)} (the last ${burn.windowHours} h at most)`;
-  }
-  if (!burnPending) return "no snapshot yet";
-  const { snapshots, spanMinutes, minimumMinutes } = burnPending;
-  const sofar = snapshots < 2 ? `${snapshots} snapshot${snapshots === 1 ? "" : "s"} so far` : `${span(spanMinutes)} so far`;
-  return `no rate until the snapshots span ${minimumMinutes} min (${sofar})`;
-}
-
-function span(minutes: number): string {
-  if (minutes < 60) return `${minutes} min`;
-  const h = Math.floor(minutes / 60);
-  const m = minutes % 60;
-  return m ? `${h} h ${m} min` : `${h} h`;
 }
 
 function hours(h: string): string {
