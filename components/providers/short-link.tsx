@@ -1,0 +1,29 @@
+"use client";
+
+import { useSyncExternalStore } from "react";
+import { CopyButton } from "../ui/copy-button";
+
+const noSubscription = () => () => {};
+
+/**
+ * The site's origin as the browser sees it. The server render says nothing (it may be rendered
+ * behind a proxy or for a shared render, where the Host it sees is not the one the reader typed),
+ * and the browser fills it in after hydration.
+ */
+export function useBrowserOrigin(): string | null {
+  return useSyncExternalStore(noSubscription, () => window.location.origin, () => null);
+}
+
+/** A saved view's absolute short link, as text to select and with a copy button. */
+export function ShortLink({ slug, name }: { slug: string; name: string }) {
+  const origin = useBrowserOrigin();
+  const url = `${origin ?? ""}/v/${slug}`;
+  return (
+    <span className="flex min-w-0 flex-wrap items-center gap-2">
+      <code aria-label={`Short link of ${name}`} className="min-w-0 rounded bg-slate-50 px-1.5 py-0.5 font-mono text-xs break-all text-slate-700 select-all">
+        {url}
+      </code>
+      <CopyButton text={url} label="Copy short link" className="px-2 py-0.5 text-xs" />
+    </span>
+  );
+}
