@@ -14,15 +14,20 @@ export function useBrowserOrigin(): string | null {
   return useSyncExternalStore(noSubscription, () => window.location.origin, () => null);
 }
 
-/** A saved view's absolute short link, as text to select and with a copy button. */
+/** A saved view's absolute short link, in a read-only field that selects itself on focus, and a copy button. */
 export function ShortLink({ slug, name }: { slug: string; name: string }) {
   const origin = useBrowserOrigin();
   const url = `${origin ?? ""}/v/${slug}`;
   return (
     <span className="flex min-w-0 flex-wrap items-center gap-2">
-      <code aria-label={`Short link of ${name}`} className="min-w-0 rounded bg-slate-50 px-1.5 py-0.5 font-mono text-xs break-all text-slate-700 select-all">
-        {url}
-      </code>
+      <input
+        readOnly
+        value={url}
+        aria-label={`Short link of ${name}`}
+        onFocus={(e) => e.currentTarget.select()}
+        size={url.length}
+        className="max-w-full min-w-0 rounded border border-slate-200 bg-slate-50 px-1.5 py-0.5 font-mono text-xs text-slate-700"
+      />
       <CopyButton text={url} label="Copy short link" className="px-2 py-0.5 text-xs" />
     </span>
   );
