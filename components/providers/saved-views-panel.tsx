@@ -83,7 +83,7 @@ export function SavedViewsPanel({ modelId, views, activeSlug, query }: Props) {
       <ul aria-label="Saved views" className="mt-3 divide-y divide-slate-100 text-sm">
         {views.map((v) => (
           <li key={v.slug} aria-label={v.name} className="flex flex-wrap items-start justify-between gap-2 py-2">
-            <span className="flex min-w-0 flex-col gap-1">
+            <span className="flex min-w-0 flex-1 flex-col gap-1">
               <span>
                 <Link href={`/v/${v.slug}`} className="font-medium text-indigo-700 hover:underline">
                   {v.name}

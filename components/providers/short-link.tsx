@@ -19,14 +19,13 @@ export function ShortLink({ slug, name }: { slug: string; name: string }) {
   const origin = useBrowserOrigin();
   const url = `${origin ?? ""}/v/${slug}`;
   return (
-    <span className="flex min-w-0 flex-wrap items-center gap-2">
+    <span className="flex w-full max-w-md min-w-0 items-center gap-2">
       <input
         readOnly
         value={url}
         aria-label={`Short link of ${name}`}
         onFocus={(e) => e.currentTarget.select()}
-        size={url.length}
-        className="max-w-full min-w-0 rounded border border-slate-200 bg-slate-50 px-1.5 py-0.5 font-mono text-xs text-slate-700"
+        className="w-full min-w-0 flex-1 rounded border border-slate-200 bg-slate-50 px-1.5 py-0.5 font-mono text-xs text-slate-700"
       />
       <CopyButton text={url} label="Copy short link" className="px-2 py-0.5 text-xs" />
     </span>
