@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "./db/engines";
+import { ANONYMOUS } from "./saved-view-author";
+import { parseBasicAuthSetting } from "./security/basic-auth";
 
 // Saved views: the comparison page's query string under a name and a short slug (/v/{slug}),
 // so the data pipeline can fetch the current allow-list from the same view every time it starts.
@@ -17,16 +19,32 @@ export interface SavedViewEntry {
   name: string;
   modelId: string;
   query: string;
+  /** Who saved it (see savedBy); null for views saved before the app recorded it. */
+  createdBy: string | null;
+  createdAt: string;
   updatedAt: string;
 }
 
-const toEntry = (v: { slug: string; name: string; modelId: string; query: string; updatedAt: Date }): SavedViewEntry => ({
+type SavedViewRecord = { slug: string; name: string; modelId: string; query: string; createdBy: string | null; createdAt: Date; updatedAt: Date };
+
+const toEntry = (v: SavedViewRecord): SavedViewEntry => ({
   slug: v.slug,
   name: v.name,
   modelId: v.modelId,
   query: v.query,
+  createdBy: v.createdBy,
+  createdAt: v.createdAt.toISOString(),
   updatedAt: v.updatedAt.toISOString(),
 });
+
+/**
+ * Who is saving, as far as the server knows. With BASIC_AUTH on, every request has passed the
+ * proxy with the one shared account, so that user name is the author; without it nobody signed
+ * in, and the record says so rather than guess.
+ */
+export function savedBy(basicAuthSetting: string | undefined): string {
+  return basicAuthSetting ? parseBasicAuthSetting(basicAuthSetting).user : ANONYMOUS;
+}
 
 export const SLUG = /^[a-z0-9]{6,16}$/;
 
@@ -34,12 +52,12 @@ function newSlug(): string {
   return randomBytes(6).toString("base64url").toLowerCase().replace(/[^a-z0-9]/g, "").padEnd(8, "0").slice(0, 8);
 }
 
-export async function createView(db: Db, raw: z.input<typeof viewInput>): Promise<SavedViewEntry> {
+export async function createView(db: Db, raw: z.input<typeof viewInput>, createdBy: string | null = null): Promise<SavedViewEntry> {
   const input = viewInput.parse(raw);
   for (let i = 0; i < 5; i++) {
     const slug = newSlug();
     if (await db.savedView.findUnique({ where: { slug } })) continue;
-    return toEntry(await db.savedView.create({ data: { slug, ...input } }));
+    return toEntry(await db.savedView.create({ data: { slug, ...input, createdBy } }));
   }
   throw new Error("Could not find a free short link");
 }

@@ -16,7 +16,8 @@ export function PollStatus({ lastPoll, lastSuccessAt }: Props) {
     );
   }
   return (
-    <span className="text-red-700">
+    // A failure message may carry a long URL with no spaces: it wraps anywhere rather than overflow on a phone.
+    <span className="text-red-700 [overflow-wrap:anywhere]">
       <span aria-hidden>● </span>Failed {formatUtc(lastPoll.at)}
       {lastPoll.error ? `: ${lastPoll.error}` : ""}
       <span className="block text-slate-600">

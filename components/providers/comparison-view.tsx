@@ -12,6 +12,7 @@ import type { SavedViewEntry } from "@/lib/saved-views";
 import { budgetParsers } from "@/lib/view-state/budget";
 import { comparisonParsers, toRuleSet, type ComparisonState } from "@/lib/view-state/comparison";
 import { CostCalculator } from "../budget/cost-calculator";
+import { PageSection } from "../models/page-sections";
 import { HistorySection } from "../history/history-section";
 import { CopyButton } from "../ui/copy-button";
 import { KnownQuantizationDialog } from "./known-quantization-dialog";
@@ -107,6 +108,7 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
 
   return (
     <div className="space-y-4">
+      <PageSection id="providers">
       {ignored.length > 0 && (
         <p role="status" aria-label="Link notice" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
           Part of this link could not be read and was ignored: <code>{ignored.join(", ")}</code>. Those settings show their
@@ -132,7 +134,11 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
         onToggle={onToggle}
         toggleLabel={toggleLabel}
         onRecordQuantization={setEditing}
+        columns={state.cols}
+        onColumnsChange={(cols) => setState({ cols })}
       />
+      </PageSection>
+      <PageSection id="routing">
       <div className="grid gap-4 lg:grid-cols-2">
         <RoutingExportPanel
           routing={routing}
@@ -142,10 +148,15 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
         />
         <SavedViewsPanel modelId={modelId} views={views} activeSlug={activeView} query={query} />
       </div>
+      </PageSection>
+      <PageSection id="budget">
       <CostCalculator
         providers={included.map((r) => ({ tag: r.tag, provider: r.provider, inputPricePerM: r.inputPricePerM, outputPricePerM: r.outputPricePerM }))}
       />
+      </PageSection>
+      <PageSection id="history">
       <HistorySection modelId={modelId} includedTags={included.map((r) => r.tag)} uptimeThreshold={healthLine} />
+      </PageSection>
       <KnownQuantizationDialog
         modelId={modelId}
         target={editing && { tag: editing.tag, provider: editing.provider, reported: editing.quantization, known: editing.known }}

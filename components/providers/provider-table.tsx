@@ -8,13 +8,16 @@ import {
   type ColumnDef,
   type SortingState,
 } from "@tanstack/react-table";
-import { useMemo } from "react";
+import { useMemo, type ReactNode } from "react";
 import { formatInt, formatPercent, formatUsdPerM } from "@/lib/format";
 import type { KnownQuantizationEntry } from "@/lib/known-quantization";
 import type { ProviderRow } from "@/lib/queries/providers";
 import type { Verdict } from "@/lib/rules/evaluate";
-import type { SortColumn, SortState } from "@/lib/view-state/comparison";
+import { CHOOSABLE_COLUMNS, type ChoosableColumn, type SortColumn, type SortState } from "@/lib/view-state/comparison";
+import { ColumnChooser, COLUMN_LABELS } from "./column-chooser";
+import { ProviderCards } from "./provider-cards";
 import { QuantizationBadge } from "./quantization-badge";
+import { useOverflowsRight } from "./use-overflows-right";
 
 export interface TableRow extends ProviderRow {
   verdict: Verdict;
@@ -29,28 +32,25 @@ interface Props {
   onToggle(row: TableRow): void;
   toggleLabel(row: TableRow): string;
   onRecordQuantization(row: TableRow): void;
+  /** The optional columns shown (kept in the link). */
+  columns: readonly ChoosableColumn[];
+  onColumnsChange(columns: ChoosableColumn[]): void;
 }
 
 const num = (v: string | number | null) => (v === null ? undefined : Number(v));
 
-/** The provider comparison table: one row per endpoint, sortable by any column. */
-export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel, onRecordQuantization }: Props) {
+/**
+ * The provider comparison: a table of the chosen columns, sortable by any, from a tablet's width
+ * up; a card per provider on a phone. Both follow the same sort.
+ */
+export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel, onRecordQuantization, columns: shownColumns, onColumnsChange }: Props) {
   const columns = useMemo<ColumnDef<TableRow>[]>(
     () => [
       {
         id: "provider",
         header: "Provider",
         accessorFn: (r) => r.provider,
-        cell: ({ row }) => (
-          <span className="flex flex-col">
-            <span className="font-medium text-slate-900">{row.original.provider}</span>
-            {row.original.unhealthy && (
-              <span className="mt-0.5 inline-flex w-fit items-center gap-1 rounded bg-red-100 px-1.5 text-[11px] font-medium text-red-800">
-                <span aria-hidden>▲</span> Unhealthy: {row.original.unhealthy}
-              </span>
-            )}
-          </span>
-        ),
+        cell: ({ row }) => <ProviderName row={row.original} />,
       },
       {
         id: "verdict",
@@ -59,7 +59,7 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
         cell: ({ row }) => {
           const v = row.original.verdict;
           return (
-            <div className="flex min-w-44 flex-col items-start gap-1">
+            <div className="flex min-w-36 flex-col items-start gap-1 whitespace-normal">
               <span className={v.included ? "font-medium text-emerald-700" : "text-slate-600"}>{v.label}</span>
               {v.unverified && <span className="text-[11px] text-amber-700">quantization unverified</span>}
               <button
@@ -73,10 +73,10 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
           );
         },
       },
-      { id: "tag", header: "Tag", accessorFn: (r) => r.tag, cell: ({ getValue }) => <code className="text-xs">{getValue<string>()}</code> },
+      { id: "tag", header: COLUMN_LABELS.tag, accessorFn: (r) => r.tag, cell: ({ getValue }) => <code className="text-xs">{getValue<string>()}</code> },
       {
         id: "quantization",
-        header: "Quantization",
+        header: COLUMN_LABELS.quantization,
         accessorFn: (r) => r.known?.quantization ?? r.quantization ?? "",
         cell: ({ row }) => (
           <div className="flex flex-col items-start gap-1">
@@ -92,29 +92,29 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
           </div>
         ),
       },
-      priceColumn("inputPricePerM", "Input $/M"),
-      priceColumn("outputPricePerM", "Output $/M"),
-      priceColumn("cacheReadPricePerM", "Cache read $/M"),
-      { id: "status", header: "Status", accessorFn: (r) => num(r.status), cell: ({ row }) => row.original.status ?? "—" },
-      pctColumn("uptime5m", "Uptime 5m"),
-      pctColumn("uptime30m", "Uptime 30m"),
-      pctColumn("uptime1d", "Uptime 1d"),
+      priceColumn("inputPricePerM"),
+      priceColumn("outputPricePerM"),
+      priceColumn("cacheReadPricePerM"),
+      { id: "status", header: COLUMN_LABELS.status, accessorFn: (r) => num(r.status), cell: ({ row }) => row.original.status ?? "—" },
+      pctColumn("uptime5m"),
+      pctColumn("uptime30m"),
+      pctColumn("uptime1d"),
       {
         id: "latencyP50Ms",
-        header: "Latency p50",
+        header: COLUMN_LABELS.latencyP50Ms,
         accessorFn: (r) => num(r.latencyP50Ms),
         cell: ({ row }) => (row.original.latencyP50Ms === null ? "—" : `${formatInt(Math.round(row.original.latencyP50Ms))} ms`),
       },
       {
         id: "throughputP50",
-        header: "Throughput p50",
+        header: COLUMN_LABELS.throughputP50,
         accessorFn: (r) => num(r.throughputP50),
         cell: ({ row }) => (row.original.throughputP50 === null ? "—" : `${row.original.throughputP50} tok/s`),
       },
-      { id: "contextLength", header: "Context", accessorFn: (r) => num(r.contextLength), cell: ({ row }) => formatInt(row.original.contextLength) },
+      { id: "contextLength", header: COLUMN_LABELS.contextLength, accessorFn: (r) => num(r.contextLength), cell: ({ row }) => formatInt(row.original.contextLength) },
       {
         id: "maxCompletionTokens",
-        header: "Max output",
+        header: COLUMN_LABELS.maxCompletionTokens,
         accessorFn: (r) => num(r.maxCompletionTokens),
         cell: ({ row }) => formatInt(row.original.maxCompletionTokens),
       },
@@ -125,10 +125,15 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
   // A stable array: TanStack memoises the sorted rows on it, and a new array every render would
   // re-sort, queue a state reset and render again, forever.
   const sorting: SortingState = useMemo(() => [{ id: sort.column, desc: sort.desc }], [sort.column, sort.desc]);
+  const columnVisibility = useMemo(
+    () => Object.fromEntries(CHOOSABLE_COLUMNS.map((c) => [c, shownColumns.includes(c)])),
+    [shownColumns],
+  );
+  const [scroller, overflowsRight] = useOverflowsRight<HTMLDivElement>();
   const table = useReactTable({
     data: rows,
     columns,
-    state: { sorting },
+    state: { sorting, columnVisibility },
     onSortingChange: (updater) => {
       const next = typeof updater === "function" ? updater(sorting) : updater;
       const first = next[0];
@@ -142,65 +147,104 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
     defaultColumn: { sortUndefined: "last", sortDescFirst: false },
   });
 
+  const sortedRows = table.getRowModel().rows.map((r) => r.original);
+  const hiddenCount = CHOOSABLE_COLUMNS.length - shownColumns.length;
+
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table aria-label="Providers" className="min-w-full divide-y divide-slate-200 text-sm">
-        <thead className="bg-slate-50">
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => {
-                const dir = header.column.getIsSorted();
+    <div className="space-y-2">
+      <div className="hidden items-center justify-between gap-3 md:flex">
+        <p className="text-xs text-slate-500">
+          {hiddenCount > 0 ? `${hiddenCount} column${hiddenCount === 1 ? "" : "s"} hidden: choose them under “Columns”.` : "All columns shown."}
+          {overflowsRight && <span className="ml-2 font-medium text-amber-800">The table is wider than the screen: scroll it sideways →</span>}
+        </p>
+        <ColumnChooser shown={shownColumns} onChange={onColumnsChange} />
+      </div>
+      <div className="relative hidden rounded-lg border border-slate-200 bg-white shadow-sm md:block">
+        <div ref={scroller} className="overflow-x-auto rounded-lg">
+          <table aria-label="Providers" className="min-w-full divide-y divide-slate-200 text-sm">
+            <thead className="bg-slate-50">
+              {table.getHeaderGroups().map((group) => (
+                <tr key={group.id}>
+                  {group.headers.map((header, i) => {
+                    const dir = header.column.getIsSorted();
+                    return (
+                      <th
+                        key={header.id}
+                        scope="col"
+                        aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : "none"}
+                        className={`px-3 py-2 text-left text-xs font-medium tracking-wide whitespace-nowrap text-slate-500 uppercase ${i === 0 ? STICKY_FIRST + " bg-slate-50" : ""}`}
+                      >
+                        <button
+                          type="button"
+                          onClick={header.column.getToggleSortingHandler()}
+                          className="inline-flex items-center gap-1 uppercase hover:text-slate-900"
+                        >
+                          {flexRender(header.column.columnDef.header, header.getContext())}
+                          <span aria-hidden className="text-slate-400">{dir === "asc" ? "▲" : dir === "desc" ? "▼" : "↕"}</span>
+                        </button>
+                      </th>
+                    );
+                  })}
+                </tr>
+              ))}
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {table.getRowModel().rows.map((row) => {
+                const rowBg = row.original.verdict.included ? "bg-white" : "bg-slate-50";
                 return (
-                  <th
-                    key={header.id}
-                    scope="col"
-                    aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : "none"}
-                    className="px-3 py-2 text-left text-xs font-medium tracking-wide whitespace-nowrap text-slate-500 uppercase"
-                  >
-                    <button
-                      type="button"
-                      onClick={header.column.getToggleSortingHandler()}
-                      className="inline-flex items-center gap-1 uppercase hover:text-slate-900"
-                    >
-                      {flexRender(header.column.columnDef.header, header.getContext())}
-                      <span aria-hidden className="text-slate-400">{dir === "asc" ? "▲" : dir === "desc" ? "▼" : "↕"}</span>
-                    </button>
-                  </th>
+                  <tr key={row.id} data-included={row.original.verdict.included} className={row.original.verdict.included ? rowBg : `${rowBg} text-slate-500`}>
+                    {row.getVisibleCells().map((cell, i) =>
+                      i === 0 ? (
+                        <th key={cell.id} scope="row" className={`px-3 py-2 text-left align-top font-normal ${STICKY_FIRST} ${rowBg}`}>
+                          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                        </th>
+                      ) : (
+                        <td key={cell.id} className="px-3 py-2 align-top whitespace-nowrap tabular-nums">
+                          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                        </td>
+                      ),
+                    )}
+                  </tr>
                 );
               })}
-            </tr>
-          ))}
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {table.getRowModel().rows.map((row) => (
-            <tr
-              key={row.id}
-              data-included={row.original.verdict.included}
-              className={row.original.verdict.included ? "bg-white" : "bg-slate-50/70 text-slate-500"}
-            >
-              {row.getVisibleCells().map((cell, i) =>
-                i === 0 ? (
-                  <th key={cell.id} scope="row" className="px-3 py-2 text-left align-top font-normal">
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                  </th>
-                ) : (
-                  <td key={cell.id} className="px-3 py-2 align-top whitespace-nowrap tabular-nums">
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                  </td>
-                ),
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+            </tbody>
+          </table>
+        </div>
+        {overflowsRight && (
+          <div aria-hidden className="pointer-events-none absolute inset-y-0 right-0 w-10 rounded-r-lg bg-gradient-to-l from-slate-400/30 to-transparent" />
+        )}
+      </div>
+      <ProviderCards
+        rows={sortedRows}
+        onToggle={onToggle}
+        toggleLabel={toggleLabel}
+        onRecordQuantization={onRecordQuantization}
+        header={(row) => <ProviderName row={row} />}
+      />
     </div>
   );
 }
 
-function priceColumn(id: "inputPricePerM" | "outputPricePerM" | "cacheReadPricePerM", header: string): ColumnDef<TableRow> {
-  return { id, header, accessorFn: (r) => num(r[id]), cell: ({ row }) => formatUsdPerM(row.original[id]) };
+// The provider column stays in view while the others scroll under it; the shadow marks its edge.
+const STICKY_FIRST = "sticky left-0 z-10 shadow-[inset_-1px_0_0_var(--color-slate-200)]";
+
+function ProviderName({ row }: { row: TableRow }): ReactNode {
+  return (
+    <span className="flex flex-col">
+      <span className="font-medium text-slate-900">{row.provider}</span>
+      {row.unhealthy && (
+        <span className="mt-0.5 inline-flex w-fit items-center gap-1 rounded bg-red-100 px-1.5 text-[11px] font-medium text-red-800">
+          <span aria-hidden>▲</span> Unhealthy: {row.unhealthy}
+        </span>
+      )}
+    </span>
+  );
 }
 
-function pctColumn(id: "uptime5m" | "uptime30m" | "uptime1d", header: string): ColumnDef<TableRow> {
-  return { id, header, accessorFn: (r) => num(r[id]), cell: ({ row }) => formatPercent(row.original[id]) };
+function priceColumn(id: "inputPricePerM" | "outputPricePerM" | "cacheReadPricePerM"): ColumnDef<TableRow> {
+  return { id, header: COLUMN_LABELS[id], accessorFn: (r) => num(r[id]), cell: ({ row }) => formatUsdPerM(row.original[id]) };
+}
+
+function pctColumn(id: "uptime5m" | "uptime30m" | "uptime1d"): ColumnDef<TableRow> {
+  return { id, header: COLUMN_LABELS[id], accessorFn: (r) => num(r[id]), cell: ({ row }) => formatPercent(row.original[id]) };
 }

@@ -4,8 +4,11 @@ import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { formatUtc } from "@/lib/format";
+import { savedByText } from "@/lib/saved-view-author";
 import type { SavedViewEntry } from "@/lib/saved-views";
 import { apiFetch } from "../ui/api-fetch";
+import { ShortLink, useBrowserOrigin } from "./short-link";
 
 interface Props {
   modelId: string;
@@ -20,12 +23,13 @@ export function SavedViewsPanel({ modelId, views, activeSlug, query }: Props) {
   const router = useRouter();
   const [name, setName] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const origin = useBrowserOrigin() ?? "";
 
   const create = useMutation({
     mutationFn: () => apiFetch<SavedViewEntry>("/api/views", { method: "POST", body: JSON.stringify({ name, modelId, query }) }),
     onSuccess: (view) => {
       setName("");
-      setMessage({ ok: true, text: `Saved “${view.name}”: short link /v/${view.slug}` });
+      setMessage({ ok: true, text: `Saved “${view.name}”: short link ${origin}/v/${view.slug}` });
       router.refresh();
     },
     onError: (err) => setMessage({ ok: false, text: err.message }),
@@ -78,13 +82,18 @@ export function SavedViewsPanel({ modelId, views, activeSlug, query }: Props) {
       )}
       <ul aria-label="Saved views" className="mt-3 divide-y divide-slate-100 text-sm">
         {views.map((v) => (
-          <li key={v.slug} className="flex flex-wrap items-center justify-between gap-2 py-2">
-            <span className="min-w-0">
-              <Link href={`/v/${v.slug}`} className="font-medium text-indigo-700 hover:underline">
-                {v.name}
-              </Link>
-              <span className="ml-2 font-mono text-xs text-slate-500">/v/{v.slug}</span>
-              {v.slug === activeSlug && <span className="ml-2 rounded bg-indigo-50 px-1.5 text-xs text-indigo-700">open</span>}
+          <li key={v.slug} aria-label={v.name} className="flex flex-wrap items-start justify-between gap-2 py-2">
+            <span className="flex min-w-0 flex-1 flex-col gap-1">
+              <span>
+                <Link href={`/v/${v.slug}`} className="font-medium text-indigo-700 hover:underline">
+                  {v.name}
+                </Link>
+                {v.slug === activeSlug && <span className="ml-2 rounded bg-indigo-50 px-1.5 text-xs text-indigo-700">open</span>}
+              </span>
+              <ShortLink slug={v.slug} name={v.name} />
+              <span className="text-xs text-slate-500">
+                Saved by {savedByText(v.createdBy)} on {formatUtc(v.createdAt)}
+              </span>
             </span>
             <span className="flex gap-2">
               <button type="button" onClick={() => update.mutate(v.slug)} className="text-xs text-slate-700 hover:underline" aria-label={`Update ${v.name}`}>

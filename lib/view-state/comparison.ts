@@ -25,6 +25,21 @@ export const SORTABLE_COLUMNS = [
 ] as const;
 export type SortColumn = (typeof SORTABLE_COLUMNS)[number];
 
+/** The provider table's columns a reader may hide or show (Provider and Verdict always show). */
+export const CHOOSABLE_COLUMNS = [
+  "tag", "quantization", "inputPricePerM", "outputPricePerM", "cacheReadPricePerM", "status",
+  "uptime5m", "uptime30m", "uptime1d", "latencyP50Ms", "throughputP50", "contextLength", "maxCompletionTokens",
+] as const;
+export type ChoosableColumn = (typeof CHOOSABLE_COLUMNS)[number];
+
+/**
+ * The columns shown until the reader chooses: what decides a provider (quantization, price,
+ * health, speed), narrow enough to fit a 1280 px screen without sideways scrolling.
+ */
+export const DEFAULT_COLUMNS: ChoosableColumn[] = [
+  "quantization", "inputPricePerM", "outputPricePerM", "status", "uptime30m", "uptime1d", "latencyP50Ms", "throughputP50",
+];
+
 export interface SortState {
   column: SortColumn;
   desc: boolean;
@@ -82,6 +97,8 @@ export const comparisonParsers = {
   sort: parseAsSort.withDefault({ column: "outputPricePerM", desc: false }),
   /** The `sort` of the exported routing preferences. */
   rsort: parseAsStringLiteral(ROUTING_SORTS).withDefault("price"),
+  /** The provider table's shown columns, in any order (the table keeps its own order). */
+  cols: parseAsArrayOf(parseAsStringLiteral(CHOOSABLE_COLUMNS)).withDefault(DEFAULT_COLUMNS),
   /** The range of the history charts. */
   hr: parseAsStringLiteral(RANGES).withDefault("24h"),
 };
@@ -93,6 +110,7 @@ const ARRAY_ITEM_PARSERS: Partial<Record<keyof typeof comparisonParsers, { parse
   xq: { parse: (v) => ((KNOWN_QUANTIZATIONS as readonly string[]).includes(v) ? v : null) },
   xp: parseAsTag,
   ip: parseAsTag,
+  cols: { parse: (v) => ((CHOOSABLE_COLUMNS as readonly string[]).includes(v) ? v : null) },
 };
 
 export interface ReadResult<S> {

@@ -49,7 +49,8 @@ test.describe("trust: headers, odd values, bad input, other origins", () => {
     await replicaControl(request, "patch", { model: KIMI, tag: "venice", set: { pricing: { prompt: "-1", completion: "-1" } } });
     await poll(request);
 
-    await page.goto(`/models/${KIMI}`);
+    // The Tag column (hidden by default) is chosen in the link: rows are found by their tag.
+    await page.goto(`/models/${KIMI}?cols=tag,quantization,inputPricePerM,outputPricePerM,uptime30m,latencyP50Ms`);
     const table = page.getByRole("table", { name: "Providers" });
     await expect(table).toBeVisible();
     // Cells by column name: [provider, ...cells] in header order.

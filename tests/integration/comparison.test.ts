@@ -7,7 +7,7 @@ import { compare, readComparisonData } from "@/lib/queries/comparison";
 import { listWatchedModels } from "@/lib/queries/models";
 import { endpointsAllowedBy } from "@/lib/routing/export";
 import { endpointFacts } from "@/lib/rules/facts";
-import { createView, deleteView, getView, listViews, updateView } from "@/lib/saved-views";
+import { createView, deleteView, getView, listViews, savedBy, updateView } from "@/lib/saved-views";
 import { addWatchedModel, removeWatchedModel, seedWatchedModels } from "@/lib/watched-models";
 import { startReplica, type Replica } from "@/replica/server";
 import { engines } from "../helpers/db";
@@ -63,8 +63,12 @@ describe.each(engines)("comparison on $name PostgreSQL", (engine) => {
   });
 
   it("saved views: create, read, update, list, delete", async () => {
-    const view = await createView(opened.db, { name: "EAGLE-3", modelId: KIMI, query: `?${SEED_QUERY}` });
+    const view = await createView(opened.db, { name: "EAGLE-3", modelId: KIMI, query: `?${SEED_QUERY}` }, savedBy(undefined));
     expect(view.slug).toMatch(/^[a-z0-9]{8}$/);
+    expect(view.createdBy).toBe("anonymous");
+    const signedIn = await createView(opened.db, { name: "Team", modelId: KIMI, query: "" }, savedBy("team:correct horse"));
+    expect(await getView(opened.db, signedIn.slug)).toMatchObject({ createdBy: "team", createdAt: signedIn.createdAt });
+    expect(await deleteView(opened.db, signedIn.slug)).toBe(true);
     expect(view.query).toBe(SEED_QUERY);
     expect(await getView(opened.db, view.slug)).toMatchObject({ name: "EAGLE-3", modelId: KIMI });
     const updated = await updateView(opened.db, view.slug, { query: "xq=int4" });

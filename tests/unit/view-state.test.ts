@@ -1,6 +1,6 @@
 import { createSerializer } from "nuqs/server";
 import { describe, expect, it } from "vitest";
-import { comparisonParsers, readComparisonState, toRuleSet } from "@/lib/view-state/comparison";
+import { comparisonParsers, DEFAULT_COLUMNS, readComparisonState, toRuleSet } from "@/lib/view-state/comparison";
 
 describe("comparison URL state", () => {
   it("gives the defaults for an empty link", () => {
@@ -8,8 +8,19 @@ describe("comparison URL state", () => {
     expect(ignored).toEqual([]);
     expect(state).toEqual({
       xq: [], xp: [], ip: [], unk: true, upmin: 0, upw: "30m", st0: false, maxin: null, maxout: null,
-      sort: { column: "outputPricePerM", desc: false }, rsort: "price", hr: "24h",
+      sort: { column: "outputPricePerM", desc: false }, rsort: "price", hr: "24h", cols: DEFAULT_COLUMNS,
     });
+  });
+
+  it("reads the table's chosen columns, drops unknown ones and says so; an empty choice is kept", () => {
+    const chosen = readComparisonState({ cols: "contextLength,tag,contextLength,bogus" });
+    expect(chosen.state.cols).toEqual(["contextLength", "tag"]);
+    expect(chosen.ignored).toEqual(["cols=bogus"]);
+    expect(readComparisonState({ cols: "" }).state.cols).toEqual([]);
+    // The default set is not written into links; a choice is.
+    const serialize = createSerializer(comparisonParsers);
+    expect(serialize({ cols: [...DEFAULT_COLUMNS] })).toBe("");
+    expect(serialize({ cols: ["quantization", "outputPricePerM"] })).toBe("?cols=quantization,outputPricePerM");
   });
 
   it("reads every key of a full link", () => {

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { guarded, jsonError, readJson, zodMessage } from "@/lib/http";
 import { findWatchedModel } from "@/lib/queries/models";
-import { createView, listViews, viewInput } from "@/lib/saved-views";
+import { env } from "@/lib/env";
+import { createView, listViews, savedBy, viewInput } from "@/lib/saved-views";
 
 export const dynamic = "force-dynamic";
 
@@ -18,6 +19,6 @@ export const POST = guarded(async (request: Request) => {
   if (!body.ok) return body.response;
   const db = await getDb();
   if (!(await findWatchedModel(db, body.data.modelId))) return jsonError(404, `Model ${body.data.modelId} is not watched`);
-  const view = await createView(db, body.data);
+  const view = await createView(db, body.data, savedBy(env.BASIC_AUTH));
   return NextResponse.json(view, { status: 201 });
 });

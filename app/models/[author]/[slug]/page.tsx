@@ -7,6 +7,8 @@ import { ModelPicker } from "@/components/models/model-picker";
 import { PollNowButton } from "@/components/models/poll-now-button";
 import { PollStatus } from "@/components/models/poll-status";
 import { ComparisonView } from "@/components/providers/comparison-view";
+import { SavedViewNotice } from "@/components/providers/saved-view-notice";
+import { SectionNav } from "@/components/models/page-sections";
 import { env } from "@/lib/env";
 import { formatUtc } from "@/lib/format";
 import { modelIdFromParams } from "@/lib/http";
@@ -35,7 +37,8 @@ export default async function ModelPage({ params, searchParams }: Props) {
   ]);
   if (!comparison) notFound();
   const { snapshot } = comparison;
-  const activeView = typeof query.view === "string" ? (views.find((v) => v.slug === query.view)?.slug ?? null) : null;
+  const openedView = typeof query.view === "string" ? (views.find((v) => v.slug === query.view) ?? null) : null;
+  const activeView = openedView?.slug ?? null;
 
   return (
     <LiveSnapshot
@@ -66,6 +69,8 @@ export default async function ModelPage({ params, searchParams }: Props) {
           <PollNowButton />
         </div>
       </div>
+      {openedView && <SavedViewNotice view={openedView} />}
+      {snapshot.endpoints.length > 0 && <SectionNav />}
       {snapshot.lastFailure && (
         <div role="alert" aria-label="Last poll failed" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm">
           <PollStatus lastPoll={{ ...snapshot.lastFailure, ok: false }} lastSuccessAt={snapshot.polledAt} />

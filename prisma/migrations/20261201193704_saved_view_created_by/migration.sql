@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "SavedView" ADD COLUMN     "createdBy" TEXT;
