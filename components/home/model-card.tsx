@@ -32,8 +32,14 @@ export function ModelCard({ entry, now }: { entry: ModelDashboard; now: number }
         <div aria-label="Changes in the last 24 hours" role="group" className="space-y-1.5">
           <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">Changes, last 24 h</p>
           <div className="flex items-end gap-3">
-            <p className="text-2xl font-semibold tabular-nums">{changes.total}</p>
-            <Sparkline perHour={changes.perHour} label={changes.total === 1 ? "change" : "changes"} />
+            <p className="text-2xl leading-none font-semibold tabular-nums">{changes.total}</p>
+            <div>
+              <Sparkline perHour={changes.perHour} label={changes.total === 1 ? "change" : "changes"} />
+              <p aria-hidden className="mt-0.5 flex w-36 justify-between text-[10px] text-slate-400">
+                <span>24 h ago</span>
+                <span>now</span>
+              </p>
+            </div>
           </div>
           <p className="text-xs text-slate-500">
             <Link href={`/models/${model.id}#history`} className="text-indigo-700 hover:underline">

@@ -48,7 +48,7 @@ export function SpendSummary({ spend, keyConfigured, now }: { spend: SpendOvervi
           <Figure
             label="Burn rate"
             value={burn ? `${formatUsd(new Decimal(burn.usdPerHour))}/h` : "—"}
-            detail={burn ? `from ${formatUtc(burn.from)} to ${formatUtc(burn.to)}` : "needs two spend snapshots"}
+            detail={burn ? `measured over ${untilText(new Date(burn.to).getTime() - new Date(burn.from).getTime())}, to ${formatUtc(burn.to)}` : "needs two spend snapshots"}
           />
         </dl>
       )}
@@ -66,6 +66,7 @@ function Figure({ label, value, detail, tone = "" }: { label: string; value: str
   );
 }
 
+/** A duration in words: "4 min", "5.5 h", "2.3 days" (under a minute counts as 1 min). */
 function untilText(ms: number): string {
   const hours = ms / 3_600_000;
   if (hours < 1) return `${Math.max(1, Math.round(hours * 60))} min`;
