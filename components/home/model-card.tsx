@@ -100,7 +100,7 @@ function ViewRow({ view, isDefault }: { view: ViewSummary; isDefault: boolean })
     <div className="min-w-0">
       <dt className="text-xs text-slate-500">{label}</dt>
       <dd className="font-semibold tabular-nums">{value}</dd>
-      {detail && <dd className="truncate text-xs text-slate-600">{detail}</dd>}
+      {detail && <dd className="text-xs break-words text-slate-600">{detail}</dd>}
     </div>
   );
   return (

@@ -66,10 +66,11 @@ function Figure({ label, value, detail, tone = "" }: { label: string; value: str
   );
 }
 
-/** A duration in words: "4 min", "5.5 h", "2.3 days" (under a minute counts as 1 min). */
+/** A duration in words: "under a minute", "4 min", "5.5 h", "2.3 days". */
 function untilText(ms: number): string {
   const hours = ms / 3_600_000;
-  if (hours < 1) return `${Math.max(1, Math.round(hours * 60))} min`;
+  if (ms < 60_000) return "under a minute";
+  if (hours < 1) return `${Math.round(hours * 60)} min`;
   if (hours < 48) return `${hours.toFixed(1)} h`;
   return `${(hours / 24).toFixed(1)} days`;
 }

@@ -64,6 +64,7 @@ test.describe("home page dashboard", () => {
     await expect(defaultRow).toContainText(`${byDefault.provider} · plan ${byDefault.planCost}`);
     const defaultWorst = await worstIncludedUptime(request, `/api/models/${KIMI}/routing`);
     await expect(defaultRow.getByText(defaultWorst.text, { exact: true })).toBeVisible();
+    await screenshot(page, "home-default-view-1280");
 
     // A saved view: its figures on the home page are the model page's on /v/{slug}.
     const saved = await request.post("/api/views", { data: { name: "Full precision, 95% up", modelId: KIMI, query: FULL_PRECISION } });
