@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { poll, replicaControl, screenshot } from "./helpers";
+import { poll, REPLICA_URL, replicaControl, screenshot } from "./helpers";
 
 // The home page as the team opens it in the morning: per watched model, what each saved view (or
 // the default view) includes now, the cheapest and the worst uptime of it, the last day's changes
@@ -125,5 +125,31 @@ test.describe("home page dashboard", () => {
       .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { timeout: 5_000 })
       .toBeLessThanOrEqual(390);
     await screenshot(page, "home-390");
+  });
+
+  test("with the demo's drift on, Poll now brings a change to the change log", async ({ page, request }) => {
+    test.setTimeout(120_000);
+    expect((await request.post(`${REPLICA_URL}/__replica/drift`, { data: { seed: 1 } })).ok()).toBe(true);
+    await poll(request); // takes up whatever differs from the last test's data, and the first drift step
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto("/");
+    const recent = page.getByRole("region", { name: /Kimi K2\.5/ }).getByRole("group", { name: "Changes in the last 24 hours" });
+    const count = async () => Number((await recent.getByRole("img").getAttribute("aria-label"))?.match(/^(\d+) change/)?.[1] ?? 0);
+    const before = await count();
+
+    await page.getByRole("button", { name: "Poll now" }).click();
+    await expect(page.getByRole("status").filter({ hasText: /poll/i })).toBeVisible();
+    await expect
+      .poll(async () => {
+        await page.goto("/");
+        return count();
+      })
+      .toBe(before + 1);
+
+    // The change is a price move, newest in the model's change log.
+    const log: { changes: Array<{ kind: string; before: string; after: string }> } = await (await request.get(`/api/models/${KIMI}/changes?limit=1`)).json();
+    expect(log.changes[0].kind).toBe("price");
+    expect(log.changes[0].before).not.toBe(log.changes[0].after);
+    expect((await request.post(`${REPLICA_URL}/__replica/drift`, { data: { enabled: false } })).ok()).toBe(true);
   });
 });
