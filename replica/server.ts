@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import Decimal from "decimal.js";
 import { glm5 } from "./data/glm-5";
 import { kimiK25, type ModelSeed, type ProviderSeed } from "./data/kimi-k2.5";
+import { applyDrift, createDrift, type DriftOptions, type DriftState } from "./drift";
 
 // A local stand-in for OpenRouter's API (GET /api/v1/...), answering in OpenRouter's exact shape
 // from recorded data, with uptimes that move from poll to poll. It can be told to fail through
@@ -36,6 +37,15 @@ interface State {
   endpointCalls: Record<string, number>;
   keyCalls: number;
   requests: Array<{ method: string; path: string; authorized: boolean }>;
+  /** Demo drift (see drift.ts); null serves the recorded data. */
+  drift: DriftState | null;
+}
+
+export interface ReplicaOptions {
+  /** Let the data drift a little on every poll (the demo only; see drift.ts). */
+  drift?: DriftOptions;
+  /** Patches applied from the start (the demo's state after its generated history). */
+  patches?: Patch[];
 }
 
 export const REPLICA_MODELS: ModelSeed[] = [kimiK25, glm5];
@@ -48,7 +58,7 @@ export interface Replica {
 }
 
 function freshState(): State {
-  return { faults: [], patches: [], endpointCalls: {}, keyCalls: 0, requests: [] };
+  return { faults: [], patches: [], endpointCalls: {}, keyCalls: 0, requests: [], drift: null };
 }
 
 /** Deterministic wobble so uptimes move between polls; poll 0 shows the recorded figures. */
@@ -161,8 +171,10 @@ function takeFault(state: State, path: string): Fault | undefined {
   return fault;
 }
 
-export async function startReplica(port = 0, host = "127.0.0.1"): Promise<Replica> {
+export async function startReplica(port = 0, host = "127.0.0.1", options: ReplicaOptions = {}): Promise<Replica> {
   const state = freshState();
+  state.patches.push(...(options.patches ?? []));
+  if (options.drift) state.drift = createDrift(options.drift);
   const hanging = new Set<ServerResponse>();
 
   const server = createServer(async (req, res) => {
@@ -208,7 +220,9 @@ export async function startReplica(port = 0, host = "127.0.0.1"): Promise<Replic
         if (!model) return send(res, 404, { error: { code: 404, message: "No endpoints found for " + id } });
         const poll = state.endpointCalls[model.id] ?? 0;
         state.endpointCalls[model.id] = poll + 1;
-        return send(res, 200, modelEndpoints(model, poll, authorized, state.patches));
+        const body = modelEndpoints(model, poll, authorized, state.patches);
+        if (state.drift) applyDrift(model.id, body.data.endpoints, state.drift);
+        return send(res, 200, body);
       }
       if (path === "/api/v1/models") return send(res, 200, catalogue());
       if (path === "/api/v1/key") {
@@ -245,7 +259,7 @@ export async function startReplica(port = 0, host = "127.0.0.1"): Promise<Replic
 
   async function control(req: IncomingMessage, res: ServerResponse, path: string) {
     if (path === "/__replica/state") {
-      return send(res, 200, { faults: state.faults, patches: state.patches, endpointCalls: state.endpointCalls, keyCalls: state.keyCalls, requests: state.requests.length });
+      return send(res, 200, { faults: state.faults, patches: state.patches, endpointCalls: state.endpointCalls, keyCalls: state.keyCalls, requests: state.requests.length, drift: state.drift });
     }
     if (req.method !== "POST") return send(res, 405, { error: "POST only" });
     const body = (await readBody(req)) as Record<string, unknown>;
@@ -261,6 +275,10 @@ export async function startReplica(port = 0, host = "127.0.0.1"): Promise<Replic
     if (path === "/__replica/patch") {
       state.patches.push(body as unknown as Patch);
       return send(res, 200, { ok: true });
+    }
+    if (path === "/__replica/drift") {
+      state.drift = body.enabled === false ? null : createDrift({ seed: typeof body.seed === "number" ? body.seed : undefined });
+      return send(res, 200, { ok: true, drift: state.drift !== null });
     }
     return send(res, 404, { error: "unknown control route" });
   }

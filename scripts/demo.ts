@@ -1,22 +1,49 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { openDatabase } from "../lib/db/engines";
+import { generateDemoHistory, hasDemoModelPolls } from "../replica/demo-history";
+import { demoPatches } from "../replica/demo-scenario";
 import { startReplica } from "../replica/server";
 
 // `npm run demo`: the local OpenRouter replica plus the dashboard pointed at it, on an embedded
 // database of its own (./data/demo) so demo data never mixes with real polls. The page labels
 // everything it shows as demo data.
+//
+// On a new demo database, 30 days of history are generated first (replica/demo-history.ts: a
+// price cut, a quantization switch, an outage and a new endpoint), and the replica then serves
+// the state the history ends in and drifts a little on every poll (replica/drift.ts), so that
+// "Poll now" brings changes.
 const replicaPort = Number(process.env.REPLICA_PORT ?? 4010);
 const port = process.env.PORT ?? "3000";
-const replica = await startReplica(replicaPort);
-console.log(`[demo] OpenRouter replica at ${replica.baseUrl}`);
+const dbDir = process.env.EMBEDDED_DB_DIR ?? "./data/demo";
+
+const started = Date.now();
+const opened = await openDatabase({ embeddedDir: dbDir });
+try {
+  if (await hasDemoModelPolls(opened.db)) {
+    console.log(`[demo] ${dbDir} already holds the demo's history; delete the folder to generate it again`);
+  } else {
+    console.log("[demo] generating 30 days of demo history (hourly polls, then every 5 minutes for the last 2 days)…");
+    const result = await generateDemoHistory(opened.db);
+    console.log(
+      `[demo] ${result.polls} polls from ${result.from.toISOString()} written, ${result.changes} changes logged, ` +
+        `${result.hourlyRows} hourly rows, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+  }
+} finally {
+  await opened.close(); // the embedded database belongs to one process: the server opens it next
+}
+
+const replica = await startReplica(replicaPort, "127.0.0.1", { patches: demoPatches(), drift: { seed: 1 } });
+console.log(`[demo] OpenRouter replica at ${replica.baseUrl} (drifting a little on every poll)`);
 
 const env = {
   ...process.env,
   OPENROUTER_BASE_URL: replica.baseUrl,
   OPENROUTER_API_KEY: process.env.OPENROUTER_API_KEY ?? "demo-key-for-the-local-replica",
-  EMBEDDED_DB_DIR: process.env.EMBEDDED_DB_DIR ?? "./data/demo",
+  EMBEDDED_DB_DIR: dbDir,
   DATABASE_URL: "",
-  POLL_INTERVAL_SECONDS: process.env.POLL_INTERVAL_SECONDS ?? "60",
+  POLL_INTERVAL_SECONDS: process.env.POLL_INTERVAL_SECONDS ?? "300",
   NEXT_TELEMETRY_DISABLED: "1",
 };
 

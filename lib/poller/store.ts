@@ -18,6 +18,8 @@ export interface SnapshotMeta {
   rawJson: unknown;
   /** Uptime (%) whose crossing is logged as a change. */
   uptimeThreshold?: number;
+  /** When the poll ended; now unless a poll of the past is being written (the demo's generated history). */
+  finishedAt?: Date;
 }
 
 export async function writeSnapshot(db: Db, snapshot: NormalisedSnapshot, meta: SnapshotMeta): Promise<number> {
@@ -71,7 +73,7 @@ export async function writeSnapshot(db: Db, snapshot: NormalisedSnapshot, meta: 
           cycleId: meta.cycleId,
           modelId,
           startedAt: meta.startedAt,
-          finishedAt: new Date(),
+          finishedAt: meta.finishedAt ?? new Date(),
           observedAt,
           ok: true,
           attempts: meta.attempts,
