@@ -48,7 +48,7 @@ export function SpendSummary({ spend, keyConfigured, now }: { spend: SpendOvervi
           <Figure
             label="Burn rate"
             value={burn ? `${formatUsd(new Decimal(burn.usdPerHour))}/h` : "—"}
-            detail={burn ? `measured over ${untilText(new Date(burn.to).getTime() - new Date(burn.from).getTime())}, to ${formatUtc(burn.to)}` : "needs two spend snapshots"}
+            detail={burn ? `measured over ${untilText(new Date(burn.to).getTime() - new Date(burn.from).getTime())}, to ${formatUtc(burn.to)}` : "not enough spend snapshots yet"}
           />
         </dl>
       )}
