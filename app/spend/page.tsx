@@ -136,7 +136,7 @@ function SpendFigures({ overview }: { overview: Awaited<ReturnType<typeof spendO
       {figure(
         "Runs out",
         runOut === null ? "—" : runOut.at === "exhausted" ? "Exhausted" : formatUtc(runOut.at),
-        runOut && "hoursLeft" in runOut ? `in ${hours(runOut.hoursLeft)} at this rate` : runOut ? "the budget is spent" : "not burning",
+        runOut && "hoursLeft" in runOut ? `in ${hours(runOut.hoursLeft)} at this rate` : runOut ? "the budget is spent" : burn ? "not burning" : "no burn rate yet",
         runOut?.at === "exhausted" ? "bg-red-50" : "",
       )}
     </dl>

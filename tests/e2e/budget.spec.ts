@@ -149,7 +149,7 @@ test.describe("spend tracking and actual usage", () => {
     await expect(summary).toContainText("Remaining$97.75");
     // Four snapshots seconds apart are no basis for a rate: the page says what it waits for.
     await expect(summary).toContainText(/Burn rate—no rate until the snapshots span 30 min \(\d min so far\)/);
-    await expect(summary).toContainText("Runs out—not burning");
+    await expect(summary).toContainText("Runs out—no burn rate yet");
     await expect(figures.first()).toBeVisible();
     await expect(page.getByRole("note")).toContainText("Demo data"); // the replica's key, not OpenRouter's
     const chart = page.getByRole("figure", { name: "Spend over time" });
