@@ -12,7 +12,7 @@ import type { SavedViewEntry } from "@/lib/saved-views";
 import { budgetParsers } from "@/lib/view-state/budget";
 import { comparisonParsers, toRuleSet, type ComparisonState } from "@/lib/view-state/comparison";
 import { CostCalculator } from "../budget/cost-calculator";
-import { HistorySection } from "../history/history-section";
+import { LazyHistorySection } from "../history/lazy-history-section";
 import { CopyButton } from "../ui/copy-button";
 import { KnownQuantizationDialog } from "./known-quantization-dialog";
 import { ProviderTable, type TableRow } from "./provider-table";
@@ -145,7 +145,7 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
       <CostCalculator
         providers={included.map((r) => ({ tag: r.tag, provider: r.provider, inputPricePerM: r.inputPricePerM, outputPricePerM: r.outputPricePerM }))}
       />
-      <HistorySection modelId={modelId} includedTags={included.map((r) => r.tag)} uptimeThreshold={healthLine} />
+      <LazyHistorySection modelId={modelId} includedTags={included.map((r) => r.tag)} uptimeThreshold={healthLine} />
       <KnownQuantizationDialog
         modelId={modelId}
         target={editing && { tag: editing.tag, provider: editing.provider, reported: editing.quantization, known: editing.known }}

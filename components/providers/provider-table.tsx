@@ -7,6 +7,7 @@ import {
   useReactTable,
   type ColumnDef,
   type SortingState,
+  type Table,
 } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { formatInt, formatPercent, formatUsdPerM } from "@/lib/format";
@@ -15,6 +16,7 @@ import type { ProviderRow } from "@/lib/queries/providers";
 import type { Verdict } from "@/lib/rules/evaluate";
 import type { SortColumn, SortState } from "@/lib/view-state/comparison";
 import { QuantizationBadge } from "./quantization-badge";
+import { useKeepRowFocus, useRovingSortHeaders } from "./table-keyboard";
 
 export interface TableRow extends ProviderRow {
   verdict: Verdict;
@@ -32,6 +34,11 @@ interface Props {
 }
 
 const num = (v: string | number | null) => (v === null ? undefined : Number(v));
+
+/** The row actions, passed as the table's meta so the columns never change identity (a new cell
+ * component on every render would remount the cells and drop the keyboard focus). */
+type RowActions = Pick<Props, "onToggle" | "toggleLabel" | "onRecordQuantization">;
+const actions = (table: Table<TableRow>) => table.options.meta as RowActions;
 
 /** The provider comparison table: one row per endpoint, sortable by any column. */
 export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel, onRecordQuantization }: Props) {
@@ -56,7 +63,7 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
         id: "verdict",
         header: "Verdict",
         accessorFn: (r) => (r.verdict.included ? 0 : 1),
-        cell: ({ row }) => {
+        cell: ({ row, table }) => {
           const v = row.original.verdict;
           return (
             <div className="flex min-w-44 flex-col items-start gap-1">
@@ -64,10 +71,11 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
               {v.unverified && <span className="text-[11px] text-amber-700">quantization unverified</span>}
               <button
                 type="button"
-                onClick={() => onToggle(row.original)}
+                data-row-toggle={row.original.tag}
+                onClick={() => actions(table).onToggle(row.original)}
                 className="rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-100"
               >
-                {toggleLabel(row.original)}
+                {actions(table).toggleLabel(row.original)}
               </button>
             </div>
           );
@@ -78,12 +86,12 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
         id: "quantization",
         header: "Quantization",
         accessorFn: (r) => r.known?.quantization ?? r.quantization ?? "",
-        cell: ({ row }) => (
+        cell: ({ row, table }) => (
           <div className="flex flex-col items-start gap-1">
             <QuantizationBadge reported={row.original.quantization} known={row.original.known} />
             <button
               type="button"
-              onClick={() => onRecordQuantization(row.original)}
+              onClick={() => actions(table).onRecordQuantization(row.original)}
               className="text-[11px] text-indigo-700 hover:underline"
               aria-label={`Record known quantization for ${row.original.provider}`}
             >
@@ -119,7 +127,7 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
         cell: ({ row }) => formatInt(row.original.maxCompletionTokens),
       },
     ],
-    [onToggle, toggleLabel, onRecordQuantization],
+    [],
   );
 
   // A stable array: TanStack memoises the sorted rows on it, and a new array every render would
@@ -137,14 +145,18 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
     getCoreRowModel: getCoreRowModel(),
     getSortedRowModel: getSortedRowModel(),
     getRowId: (r) => r.tag,
+    meta: { onToggle, toggleLabel, onRecordQuantization } satisfies RowActions,
     enableSortingRemoval: false,
     autoResetAll: false,
     defaultColumn: { sortUndefined: "last", sortDescFirst: false },
   });
 
+  const tableRef = useKeepRowFocus<HTMLTableElement>(rows);
+  const sortHeaders = useRovingSortHeaders(table.getVisibleLeafColumns().map((c) => c.id), sort.column);
+
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table aria-label="Providers" className="min-w-full divide-y divide-slate-200 text-sm">
+      <table ref={tableRef} aria-label="Providers" className="min-w-full divide-y divide-slate-200 text-sm">
         <thead className="bg-slate-50">
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
@@ -159,6 +171,7 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
                   >
                     <button
                       type="button"
+                      {...sortHeaders.props(header.column.id)}
                       onClick={header.column.getToggleSortingHandler()}
                       className="inline-flex items-center gap-1 uppercase hover:text-slate-900"
                     >
