@@ -22,12 +22,15 @@ try {
   process.exit(1);
 }
 
-// An integration file has a server half when it runs on `engines` (tests/helpers/db.ts) or reads
-// TEST_DATABASE_URL itself.
+// An integration file has a server half when it runs on `engines` from tests/helpers/db.ts (the
+// embedded engine and the server) or reads TEST_DATABASE_URL itself.
 const serverFiles = readdirSync("tests/integration")
   .filter((f) => f.endsWith(".test.ts"))
   .map((f) => `tests/integration/${f}`)
-  .filter((f) => /\bengines\b|TEST_DATABASE_URL/.test(readFileSync(f, "utf8")));
+  .filter((f) => {
+    const source = readFileSync(f, "utf8");
+    return /import \{[^}]*\bengines\b[^}]*\} from "\.\.\/helpers\/db"/.test(source) || source.includes("TEST_DATABASE_URL");
+  });
 
 const problems = serverHalfProblems(records, serverFiles);
 if (problems.length > 0) {
