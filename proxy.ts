@@ -1,5 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
+import { BODY_TOO_LARGE_MESSAGE, bodyOverLimit } from "@/lib/security/body-limit";
+import { BROKEN_LINK_MESSAGE, brokenLinkPage } from "@/lib/security/broken-link-page";
 import { basicAuthMatches, bearerMatches, parseBasicAuthSetting } from "@/lib/security/basic-auth";
 import { contentSecurityPolicy, PLAIN_PAGE_CSP, SECURITY_HEADERS, STATIC_CSP } from "@/lib/security/headers";
 import { internalRenderNonce, isSharedPageRequest, newNonce, SHARED_RENDER_HEADER, sharedPage, withoutInternalHeaders } from "@/lib/queries/shared-pages";
@@ -24,7 +26,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 
   // A broken percent escape (a link cut mid-character): Next.js would fail decoding the route's
   // parameters and answer a bare 500, so it is answered here, with a message and our headers.
-  if (!decodable(pathname)) return secured(brokenLink(isApi), isApi ? STATIC_CSP : PLAIN_PAGE_CSP);
+  if (!decodable(pathname)) return secured(brokenLink(isApi, pathname), isApi ? STATIC_CSP : PLAIN_PAGE_CSP);
 
   if (credentials && !PUBLIC_PATHS.has(pathname) && !isCronCall(request, pathname)) {
     if (!basicAuthMatches(request.headers.get("authorization"), credentials)) {
@@ -47,6 +49,12 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
       ),
       STATIC_CSP,
     );
+  }
+
+  // A body over the largest any route accepts, whatever its encoding (a length, or chunked and
+  // counted here): refused before any route reads a part of it (lib/security/body-limit.ts).
+  if (await bodyOverLimit(request)) {
+    return secured(NextResponse.json({ error: { status: 413, message: BODY_TOO_LARGE_MESSAGE } }, { status: 413 }), STATIC_CSP);
   }
 
   if (isApi) return secured(NextResponse.next(), STATIC_CSP);
@@ -81,15 +89,9 @@ function decodable(pathname: string): boolean {
   }
 }
 
-const BROKEN_LINK_MESSAGE = "This link is broken: its address has a malformed percent-escape (%). Copy the link again from the page it came from.";
-
-function brokenLink(isApi: boolean): NextResponse {
+function brokenLink(isApi: boolean, pathname: string): NextResponse {
   if (isApi) return NextResponse.json({ error: { status: 400, message: BROKEN_LINK_MESSAGE } }, { status: 400 });
-  // A page without scripts or styles of its own (the static CSP allows none): plain and readable.
-  const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Broken link · Routeboard</title></head>
-<body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#0f172a">
-<h1 style="font-size:1.5rem">Broken link</h1><p>${BROKEN_LINK_MESSAGE}</p><p><a href="/">Back to the watched models</a></p></body></html>`;
-  return new NextResponse(html, { status: 400, headers: { "Content-Type": "text/html; charset=utf-8" } });
+  return new NextResponse(brokenLinkPage(pathname), { status: 400, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
 /** A cron job calls POST /api/poll with its CRON_SECRET instead of the Basic credentials. */

@@ -9,6 +9,8 @@ export default defineConfig({
     },
   },
   test: {
+    // The ledger reporter writes what ran (for `.ci/run`'s check that the PostgreSQL half did).
+    reporters: ["default", "./tests/ledger/vitest-reporter.ts"],
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,

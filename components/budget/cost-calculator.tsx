@@ -156,7 +156,7 @@ function Summary({ result, budget }: { result: ReturnType<typeof estimate>; budg
         <p className="text-sm text-slate-700">{cheapest.provider} ({cheapest.tag})</p>
       </div>
       <div className={`rounded-md border p-3 ${fits ? "border-emerald-200 bg-emerald-50" : "border-red-200 bg-red-50"}`}>
-        <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">Budget {formatUsd(budget)}</p>
+        <p className="text-xs font-medium tracking-wide text-slate-600 uppercase">Budget {formatUsd(budget)}</p>
         <p className="mt-1 text-sm font-semibold">
           {fits
             ? `Covers the plan at ${cheapest.provider}, ${formatUsd(cheapest.difference)} left over`

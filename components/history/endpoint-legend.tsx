@@ -19,12 +19,12 @@ export function EndpointLegend({ entries, onToggle }: { entries: LegendEntry[]; 
           title={e.tag}
           onClick={() => onToggle(e.tag)}
           className={`inline-flex items-center gap-1.5 rounded-full border px-2.5 py-0.5 text-xs ${
-            e.visible ? "border-slate-300 bg-white text-slate-800 shadow-sm" : "border-dashed border-slate-300 bg-slate-50 text-slate-400"
+            e.visible ? "border-slate-300 bg-white text-slate-800 shadow-sm" : "border-dashed border-slate-300 bg-slate-50 text-slate-500"
           }`}
         >
           <span aria-hidden className="inline-block h-2.5 w-2.5 rounded-full" style={{ background: e.visible ? e.color : "#cbd5e1" }} />
           {e.provider}
-          <span className="font-mono text-[10px] text-slate-400">{e.tag}</span>
+          <span className="font-mono text-[10px] text-slate-500">{e.tag}</span>
         </button>
       ))}
     </div>

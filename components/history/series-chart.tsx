@@ -75,7 +75,7 @@ export function SeriesChart({ title, series, range, lines, format, axisFormat, y
       ) : (
         <div className="h-56">
           <ResponsiveContainer width="100%" height="100%">
-            <LineChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
+            <LineChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} accessibilityLayer={false}>
               <CartesianGrid stroke="#e2e8f0" strokeDasharray="3 3" />
               <XAxis
                 dataKey="t"

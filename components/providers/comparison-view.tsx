@@ -12,8 +12,8 @@ import type { SavedViewEntry } from "@/lib/saved-views";
 import { budgetParsers } from "@/lib/view-state/budget";
 import { comparisonParsers, toRuleSet, type ComparisonState } from "@/lib/view-state/comparison";
 import { CostCalculator } from "../budget/cost-calculator";
+import { LazyHistorySection } from "../history/lazy-history-section";
 import { PageSection } from "../models/page-sections";
-import { HistorySection } from "../history/history-section";
 import { CopyButton } from "../ui/copy-button";
 import { KnownQuantizationDialog } from "./known-quantization-dialog";
 import { ProviderTable, type TableRow } from "./provider-table";
@@ -155,7 +155,7 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
       />
       </PageSection>
       <PageSection id="history">
-      <HistorySection modelId={modelId} includedTags={included.map((r) => r.tag)} uptimeThreshold={healthLine} />
+      <LazyHistorySection modelId={modelId} includedTags={included.map((r) => r.tag)} uptimeThreshold={healthLine} />
       </PageSection>
       <KnownQuantizationDialog
         modelId={modelId}

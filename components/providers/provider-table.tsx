@@ -7,6 +7,7 @@ import {
   useReactTable,
   type ColumnDef,
   type SortingState,
+  type Table,
 } from "@tanstack/react-table";
 import { useMemo, type ReactNode } from "react";
 import { formatInt, formatPercent, formatUsdPerM } from "@/lib/format";
@@ -17,6 +18,7 @@ import { CHOOSABLE_COLUMNS, type ChoosableColumn, type SortColumn, type SortStat
 import { ColumnChooser, COLUMN_LABELS } from "./column-chooser";
 import { ProviderCards } from "./provider-cards";
 import { QuantizationBadge } from "./quantization-badge";
+import { useKeepRowFocus, useRovingSortHeaders } from "./table-keyboard";
 import { useOverflowsRight } from "./use-overflows-right";
 
 export interface TableRow extends ProviderRow {
@@ -39,6 +41,11 @@ interface Props {
 
 const num = (v: string | number | null) => (v === null ? undefined : Number(v));
 
+/** The row actions, passed as the table's meta so the columns never change identity (a new cell
+ * component on every render would remount the cells and drop the keyboard focus). */
+type RowActions = Pick<Props, "onToggle" | "toggleLabel" | "onRecordQuantization">;
+const actions = (table: Table<TableRow>) => table.options.meta as RowActions;
+
 /**
  * The provider comparison: a table of the chosen columns, sortable by any, from a tablet's width
  * up; a card per provider on a phone. Both follow the same sort.
@@ -56,7 +63,7 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
         id: "verdict",
         header: "Verdict",
         accessorFn: (r) => (r.verdict.included ? 0 : 1),
-        cell: ({ row }) => {
+        cell: ({ row, table }) => {
           const v = row.original.verdict;
           return (
             <div className="flex min-w-36 flex-col items-start gap-1 whitespace-normal">
@@ -64,10 +71,11 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
               {v.unverified && <span className="text-[11px] text-amber-700">quantization unverified</span>}
               <button
                 type="button"
-                onClick={() => onToggle(row.original)}
+                data-row-toggle={row.original.tag}
+                onClick={() => actions(table).onToggle(row.original)}
                 className="rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-100"
               >
-                {toggleLabel(row.original)}
+                {actions(table).toggleLabel(row.original)}
               </button>
             </div>
           );
@@ -78,12 +86,12 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
         id: "quantization",
         header: COLUMN_LABELS.quantization,
         accessorFn: (r) => r.known?.quantization ?? r.quantization ?? "",
-        cell: ({ row }) => (
+        cell: ({ row, table }) => (
           <div className="flex flex-col items-start gap-1">
             <QuantizationBadge reported={row.original.quantization} known={row.original.known} />
             <button
               type="button"
-              onClick={() => onRecordQuantization(row.original)}
+              onClick={() => actions(table).onRecordQuantization(row.original)}
               className="text-[11px] text-indigo-700 hover:underline"
               aria-label={`Record known quantization for ${row.original.provider}`}
             >
@@ -119,7 +127,7 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
         cell: ({ row }) => formatInt(row.original.maxCompletionTokens),
       },
     ],
-    [onToggle, toggleLabel, onRecordQuantization],
+    [],
   );
 
   // A stable array: TanStack memoises the sorted rows on it, and a new array every render would
@@ -142,11 +150,14 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
     getCoreRowModel: getCoreRowModel(),
     getSortedRowModel: getSortedRowModel(),
     getRowId: (r) => r.tag,
+    meta: { onToggle, toggleLabel, onRecordQuantization } satisfies RowActions,
     enableSortingRemoval: false,
     autoResetAll: false,
     defaultColumn: { sortUndefined: "last", sortDescFirst: false },
   });
 
+  const tableRef = useKeepRowFocus<HTMLTableElement>(rows);
+  const sortHeaders = useRovingSortHeaders(table.getVisibleLeafColumns().map((c) => c.id), sort.column);
   const sortedRows = table.getRowModel().rows.map((r) => r.original);
   const hiddenCount = CHOOSABLE_COLUMNS.length - shownColumns.length;
 
@@ -161,7 +172,7 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
       </div>
       <div className="relative hidden rounded-lg border border-slate-200 bg-white shadow-sm md:block">
         <div ref={scroller} className="overflow-x-auto rounded-lg">
-          <table aria-label="Providers" className="min-w-full divide-y divide-slate-200 text-sm">
+          <table ref={tableRef} aria-label="Providers" className="min-w-full divide-y divide-slate-200 text-sm">
             <thead className="bg-slate-50">
               {table.getHeaderGroups().map((group) => (
                 <tr key={group.id}>
@@ -176,6 +187,7 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
                       >
                         <button
                           type="button"
+                          {...sortHeaders.props(header.column.id)}
                           onClick={header.column.getToggleSortingHandler()}
                           className="inline-flex items-center gap-1 uppercase hover:text-slate-900"
                         >

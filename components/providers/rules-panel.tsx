@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { KNOWN_QUANTIZATIONS, type KnownQuantization } from "@/lib/openrouter/schemas";
+import { KNOWN_QUANTIZATIONS, type KnownQuantization } from "@/lib/openrouter/quantizations";
 import { QUANT_CLASSES, QUANT_CLASS_IDS, type QuantClass } from "@/lib/rules/quantization";
 import { UPTIME_WINDOWS, type ComparisonState, type UptimeWindow } from "@/lib/view-state/comparison";
 
@@ -54,11 +54,12 @@ export function RulesPanel({ state, onChange }: Props) {
             ))}
           </div>
           <div className="mt-2 flex flex-wrap gap-1.5" role="group" aria-label="Quantization values">
-            {KNOWN_QUANTIZATIONS.map((q) => (
+            {/* "unknown" is one class of its own: its button above is the one control for it. */}
+            {KNOWN_QUANTIZATIONS.filter((q) => q !== "unknown").map((q) => (
               <button
                 key={q}
                 type="button"
-                aria-pressed={q === "unknown" ? unknownExcluded : excluded.has(q)}
+                aria-pressed={excluded.has(q)}
                 aria-label={`Exclude ${q}`}
                 onClick={() => toggleValue(q)}
                 className={`${toggleClass} px-2 py-0.5 font-mono text-xs`}

@@ -24,7 +24,7 @@ export function SpendChart({ points, budgetUsd, projection }: SpendChartProps) {
   return (
     <figure aria-label="Spend over time" className="h-72 w-full">
       <ResponsiveContainer width="100%" height="100%">
-        <LineChart margin={{ top: 10, right: 16, bottom: 0, left: 0 }}>
+        <LineChart margin={{ top: 10, right: 16, bottom: 0, left: 0 }} accessibilityLayer={false}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
           <XAxis dataKey="t" type="number" scale="time" domain={["dataMin", "dataMax"]} tickFormatter={time} fontSize={11} minTickGap={40} />
           <YAxis domain={[0, maxY]} tickFormatter={(v: number) => `$${v.toFixed(0)}`} fontSize={11} width={48} />

@@ -1,15 +1,13 @@
 import Decimal from "decimal.js";
 import { z } from "zod";
+import { KNOWN_QUANTIZATIONS, type KnownQuantization } from "./quantizations";
 
 // zod schemas for the parts of OpenRouter's API that Routeboard reads. Unknown keys are kept
 // (looseObject), optional ones may be missing, and nothing is coerced into a value it was not:
 // a quantization outside the known list stays as it came, a bad price becomes null with the raw
 // string kept in the stored pricing object.
 
-export const KNOWN_QUANTIZATIONS = [
-  "int4", "int8", "fp4", "mxfp4", "nvfp4", "fp6", "fp8", "mxfp8", "fp16", "bf16", "fp32", "unknown",
-] as const;
-export type KnownQuantization = (typeof KNOWN_QUANTIZATIONS)[number];
+export { KNOWN_QUANTIZATIONS, type KnownQuantization };
 
 const percentiles = z
   .looseObject({

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import Decimal from "decimal.js";
 import { z } from "zod";
+import { LARGEST_BODY_BYTES } from "../security/body-limit";
 
 // The pipeline's usage records, one JSON object per line, in either of two shapes:
 //  - a chat completion response: {id, provider, model, usage: {prompt_tokens, completion_tokens, cost}}
@@ -162,4 +163,4 @@ function describe(error: z.ZodError): string {
 }
 
 /** The largest usage file accepted in one request (larger files: split them, or the route answers 413). */
-export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
+export const MAX_IMPORT_BYTES = LARGEST_BODY_BYTES;

@@ -6,7 +6,7 @@ import {
   parseAsStringLiteral,
 } from "nuqs/server";
 import { RANGES } from "../history/buckets";
-import { KNOWN_QUANTIZATIONS } from "../openrouter/schemas";
+import { KNOWN_QUANTIZATIONS } from "../openrouter/quantizations";
 import type { RuleSet } from "../rules/evaluate";
 
 // The comparison page's URL state: rules, thresholds and sort. Parsed by the server (page,

@@ -34,3 +34,8 @@ export function expectSecurityHeaders(response: APIResponse | { headers(): Recor
 export function expectNoStack(body: string, what: string) {
   expect(body, what).not.toMatch(/\n\s+at [\w.<>]+ \(|node_modules\/|\.tsx?:\d+|webpack:|Error: .*\n\s+at /);
 }
+
+/** The model page loads its history section (charts, change log) when it scrolls into view: scroll there. */
+export async function scrollToHistory(page: Page) {
+  await page.getByRole("heading", { name: "History", level: 2 }).scrollIntoViewIfNeeded();
+}

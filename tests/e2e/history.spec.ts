@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { poll, replicaControl, screenshot } from "./helpers";
+import { poll, replicaControl, screenshot, scrollToHistory } from "./helpers";
 
 const KIMI = "moonshotai/kimi-k2.5";
 
@@ -9,6 +9,7 @@ test.describe("history: charts and change log", () => {
   test("the uptime chart draws a line per provider, toggles from the legend and switches range", async ({ page, request }) => {
     for (let i = 0; i < 4; i++) await poll(request);
     await page.goto(`/models/${KIMI}`);
+    await scrollToHistory(page);
 
     const history = page.getByRole("region", { name: "History" });
     const uptime = history.getByRole("figure", { name: "Uptime, last 30 minutes (%)" });
@@ -59,6 +60,7 @@ test.describe("history: charts and change log", () => {
 
   test("with rules set, the uptime chart shows the included providers and the rule's threshold", async ({ page }) => {
     await page.goto(`/models/${KIMI}?xq=int4,fp4,mxfp4,nvfp4&xp=fireworks&upmin=97&hr=7d`);
+    await scrollToHistory(page);
     const history = page.getByRole("region", { name: "History" });
     await expect(history.getByRole("group", { name: "Range" }).getByRole("button", { name: "7 d" })).toHaveAttribute("aria-pressed", "true");
     const legend = history.getByRole("group", { name: "Endpoints shown" });
@@ -81,6 +83,7 @@ test.describe("history: charts and change log", () => {
     await poll(request);
 
     await page.goto(`/models/${KIMI}`);
+    await scrollToHistory(page);
     const log = page.getByRole("region", { name: "Change log" });
     const entries = log.getByRole("list", { name: "Changes" }).getByRole("listitem");
     await expect(entries.filter({ hasText: "DeepInfra" }).filter({ hasText: "0.45 / 2.25 → 0.50 / 2.25" })).toHaveCount(1);

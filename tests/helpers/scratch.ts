@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { testFilesOnStack, writeLedger } from "../ledger/ledger";
 
 // A scratch database on a PostgreSQL server, by URL, for tests that connect to it from more than
 // one client or process.
@@ -9,6 +10,8 @@ export interface ScratchDatabase {
 }
 
 export async function createScratchDatabase(serverUrl: string): Promise<ScratchDatabase> {
+  // Before any await, while the calling test file is still on the stack.
+  writeLedger({ kind: "scratch-database", files: testFilesOnStack(), pid: process.pid });
   const name = `routeboard_test_${randomBytes(5).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();

@@ -1,0 +1,107 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { poll, replicaControl, screenshot } from "./helpers";
+
+// Every page passes axe with no serious or critical violation, at desktop and phone width, with
+// what loads on scrolling (the charts) loaded. A new page or section: add it to PAGES.
+
+const KIMI = "moonshotai/kimi-k2.5";
+
+interface PageCase {
+  name: string;
+  /** The address, or how to make one (a saved view needs saving first). */
+  path: string | ((request: APIRequestContext) => Promise<string>);
+  /** Waits until the page shows what it is there for. */
+  ready(page: Page): Promise<void>;
+}
+
+/** Scrolls to the bottom, so whatever loads when it comes into view (the history charts) loads. */
+async function scrollThrough(page: Page) {
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+}
+
+const modelPageReady = async (page: Page) => {
+  await expect(page.getByTestId("summary")).toContainText("providers included");
+  await scrollThrough(page);
+  // Its code and five series are fetched only now: give them longer than a click's effect.
+  await expect(page.getByRole("region", { name: "History" }).getByRole("figure").first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("region", { name: "Change log" })).toBeVisible();
+};
+
+const PAGES: PageCase[] = [
+  { name: "home", path: "/", ready: async (page) => void (await expect(page.getByRole("heading", { level: 1 })).toBeVisible()) },
+  { name: "model page", path: `/models/${KIMI}`, ready: modelPageReady },
+  {
+    name: "model page with rules set",
+    path: `/models/${KIMI}?xq=int4,fp4,mxfp4,nvfp4&xp=fireworks&upmin=95`,
+    ready: modelPageReady,
+  },
+  { name: "spend", path: "/spend", ready: async (page) => void (await expect(page.getByRole("heading", { level: 1 })).toBeVisible()) },
+  {
+    name: "saved view",
+    path: async (request) => {
+      const response = await request.post("/api/views", { data: { name: "Axe check", modelId: KIMI, query: "xq=int4&upmin=95" } });
+      expect(response.status()).toBe(201);
+      return `/v/${(await response.json()).slug}`;
+    },
+    ready: modelPageReady,
+  },
+  { name: "not found", path: "/models/nobody/nothing", ready: async (page) => void (await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible()) },
+  {
+    name: "broken link",
+    path: "/models/moonshotai/kimi%E0%A4%A",
+    ready: async (page) => void (await expect(page.getByRole("heading", { name: "Broken link" })).toBeVisible()),
+  },
+];
+
+const WIDTHS = [
+  { label: "1280", width: 1280, height: 900 },
+  { label: "390", width: 390, height: 844 },
+];
+
+test.describe("accessibility (axe)", () => {
+  test.beforeAll(async ({ request }) => {
+    await replicaControl(request, "reset");
+    await poll(request);
+    await poll(request);
+  });
+
+  for (const pageCase of PAGES) {
+    for (const { label, width, height } of WIDTHS) {
+      test(`${pageCase.name} at ${label} px: no serious or critical axe violation`, async ({ page, request }) => {
+        test.setTimeout(300_000); // axe walks every node of the page: the model page with its charts is large
+        const path = typeof pageCase.path === "string" ? pageCase.path : await pageCase.path(request);
+        await page.setViewportSize({ width, height });
+        await page.goto(path);
+        await pageCase.ready(page);
+        const results = await new AxeBuilder({ page }).analyze();
+        const blocking = results.violations
+          .filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map((v) => `${v.id} (${v.impact}): ${v.help}; at ${v.nodes.slice(0, 5).map((n) => n.target.join(" ")).join(" | ")}`);
+        expect(blocking, `${pageCase.name} at ${label} px`).toEqual([]);
+        await screenshot(page, `axe-${pageCase.name.replaceAll(" ", "-")}-${label}`);
+      });
+    }
+  }
+});
+
+test("the broken-link page looks like the app: its header, colours and font, a card, no scripts", async ({ page }) => {
+  const cspErrors: string[] = [];
+  // The page's own 400 is logged too; what must not appear is a refusal by the CSP.
+  page.on("console", (m) => m.type() === "error" && /Content Security Policy|Refused/i.test(m.text()) && cspErrors.push(m.text()));
+  const response = await page.goto("/v/%zz");
+  expect(response?.status()).toBe(400);
+  expect(response?.headers()["content-security-policy"]).toContain("default-src 'none'");
+  await expect(page.getByRole("heading", { name: "Broken link" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Spend" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Back to the watched models" })).toHaveAttribute("href", "/");
+  // The inline style applied (the CSP allows it): the app's slate background and system font.
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(248, 250, 252)");
+  expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toContain("system-ui");
+  expect(await page.locator("script").count()).toBe(0);
+  expect(cspErrors).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 700 });
+  await screenshot(page, "broken-link-styled-1280");
+  await page.setViewportSize({ width: 390, height: 700 });
+  await screenshot(page, "broken-link-styled-390");
+});
