@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import Decimal from "decimal.js";
 import { glm5 } from "./data/glm-5";
 import { kimiK25, type ModelSeed, type ProviderSeed } from "./data/kimi-k2.5";
+import { CHAT_PATH, answerChat, chatFaultPath, freshChatState, readChatBody, supportedParameters, type ChatState } from "./chat";
 
 // A local stand-in for OpenRouter's API (GET /api/v1/...), answering in OpenRouter's exact shape
 // from recorded data, with uptimes that move from poll to poll. It can be told to fail through
@@ -36,6 +37,7 @@ interface State {
   endpointCalls: Record<string, number>;
   keyCalls: number;
   requests: Array<{ method: string; path: string; authorized: boolean }>;
+  chat: ChatState;
 }
 
 export const REPLICA_MODELS: ModelSeed[] = [kimiK25, glm5];
@@ -48,7 +50,7 @@ export interface Replica {
 }
 
 function freshState(): State {
-  return { faults: [], patches: [], endpointCalls: {}, keyCalls: 0, requests: [] };
+  return { faults: [], patches: [], endpointCalls: {}, keyCalls: 0, requests: [], chat: freshChatState() };
 }
 
 /** Deterministic wobble so uptimes move between polls; poll 0 shows the recorded figures. */
@@ -84,7 +86,7 @@ export function endpointJson(model: ModelSeed, p: ProviderSeed, index: number, p
     quantization: p.quantization,
     max_completion_tokens: p.maxCompletionTokens,
     max_prompt_tokens: null,
-    supported_parameters: ["max_tokens", "temperature", "top_p", "stop", "seed", "tools", "tool_choice", "response_format"],
+    supported_parameters: supportedParameters(p.tag),
     status: p.status,
     uptime_last_30m: wobble(p.uptime, index, poll, amp),
     uptime_last_5m: wobble(Math.min(100, p.uptime + 0.3), index + 3, poll, amp * 1.5),
@@ -97,7 +99,7 @@ export function endpointJson(model: ModelSeed, p: ProviderSeed, index: number, p
   };
 }
 
-function modelEndpoints(model: ModelSeed, poll: number, withStats: boolean, patches: Patch[]) {
+export function modelEndpoints(model: ModelSeed, poll: number, withStats: boolean, patches: Patch[]) {
   let endpoints: Array<Record<string, unknown>> = model.providers.map((p, i) => endpointJson(model, p, i, poll, withStats));
   for (const patch of patches.filter((p) => p.model === model.id)) {
     if (patch.remove) {
@@ -174,7 +176,8 @@ export async function startReplica(port = 0, host = "127.0.0.1"): Promise<Replic
       const authorized = /^Bearer \S+/.test(req.headers.authorization ?? "");
       state.requests.push({ method: req.method ?? "GET", path, authorized });
 
-      const fault = takeFault(state, path);
+      const chatBody = path === CHAT_PATH && req.method === "POST" ? await readChatBody(req) : undefined;
+      const fault = takeFault(state, chatBody === undefined ? path : chatFaultPath(chatBody));
       if (fault) {
         switch (fault.kind) {
           case "429":
@@ -201,6 +204,13 @@ export async function startReplica(port = 0, host = "127.0.0.1"): Promise<Replic
         }
       }
 
+      if (chatBody !== undefined) {
+        const answer = answerChat(chatBody, (id) => {
+          const model = REPLICA_MODELS.find((m) => m.id === id);
+          return model ? { permaslug: model.permaslug, endpoints: modelEndpoints(model, 0, false, state.patches).data.endpoints } : null;
+        }, state.chat);
+        return send(res, answer.status, answer.body);
+      }
       const endpoints = /^\/api\/v1\/models\/([^/]+)\/([^/]+)\/endpoints$/.exec(path);
       if (endpoints) {
         const id = `${decodeURIComponent(endpoints[1])}/${decodeURIComponent(endpoints[2])}`;
@@ -245,7 +255,7 @@ export async function startReplica(port = 0, host = "127.0.0.1"): Promise<Replic
 
   async function control(req: IncomingMessage, res: ServerResponse, path: string) {
     if (path === "/__replica/state") {
-      return send(res, 200, { faults: state.faults, patches: state.patches, endpointCalls: state.endpointCalls, keyCalls: state.keyCalls, requests: state.requests.length });
+      return send(res, 200, { faults: state.faults, patches: state.patches, endpointCalls: state.endpointCalls, keyCalls: state.keyCalls, requests: state.requests.length, chatCalls: state.chat.calls });
     }
     if (req.method !== "POST") return send(res, 405, { error: "POST only" });
     const body = (await readBody(req)) as Record<string, unknown>;
