@@ -1,0 +1,166 @@
+import Decimal from "decimal.js";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { OpenedDb } from "@/lib/db/engines";
+import { createOpenRouterClient } from "@/lib/openrouter/client";
+import { runPollCycle } from "@/lib/poller/cycle";
+import { uploadPromptSet } from "@/lib/probe/prompt-sets";
+import { claimRun, processRun, type RunnerOptions } from "@/lib/probe/runner";
+import { cancelRun, createProbeRun, getRunResults, getRunView, latestVerdicts, type ProbeInput } from "@/lib/probe/runs";
+import { seedWatchedModels } from "@/lib/watched-models";
+import { injectFault, resetReplica, startReplica, type Replica } from "@/replica/server";
+import { engines } from "../helpers/db";
+
+// The probe runner against the replica with the real client, on both engines: a whole run and its
+// verdicts, a crash and resume, the cost cap, cancel, faults during a run, one run per model.
+
+const KIMI = "moonshotai/kimi-k2.5";
+
+describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
+  let opened: OpenedDb;
+  let replica: Replica;
+  let smallSet: number;
+  const client = () => createOpenRouterClient({ baseUrl: replica.baseUrl, timeoutMs: 1_000, maxAttempts: 1 });
+  const runner: RunnerOptions = { baseDelayMs: 20, concurrencyPerProvider: 4 };
+
+  async function create(input: Partial<ProbeInput>) {
+    const outcome = await createProbeRun(opened.db, KIMI, { maxCostUsd: "2.00", ...input });
+    if (outcome.kind !== "created") throw new Error(`${outcome.kind}: ${outcome.message}`);
+    return outcome.run;
+  }
+  async function work(runId: number, options: RunnerOptions = {}) {
+    const claimed = await claimRun(opened.db, 30, runId);
+    if (!claimed) throw new Error(`run ${runId} could not be claimed`);
+    return processRun(opened.db, client(), runId, claimed.lease, { ...runner, ...options });
+  }
+  const verdictsOf = async (runId: number) => Object.fromEntries((await getRunResults(opened.db, runId)).map((r) => [r.tag, r.verdict]));
+
+  beforeAll(async () => {
+    [opened, replica] = await Promise.all([engine.open(), startReplica()]);
+    await seedWatchedModels(opened.db, [KIMI]);
+    await runPollCycle(opened.db, createOpenRouterClient({ baseUrl: replica.baseUrl }), { trigger: "test" });
+    const lines = Array.from({ length: 12 }, (_, i) => JSON.stringify({ prompt: `Probe prompt number ${i}: say something about the number ${i * 7}.` }));
+    const upload = await uploadPromptSet(opened.db, "small", lines.join("\n"));
+    if (!upload.ok) throw new Error("upload failed");
+    smallSet = upload.id;
+  });
+  afterAll(async () => {
+    await Promise.all([opened?.close(), replica?.close()]);
+  });
+  beforeEach(() => resetReplica(replica.url));
+
+  it("a run over the built-in prompts completes with the expected verdicts, costs and served providers", async () => {
+    const created = await create({});
+    expect(created).toMatchObject({ status: "queued", reference: "moonshotai/int4", promptCount: 41 });
+    expect(created.endpoints.map((e) => e.tag)).not.toContain("baseten/fp4"); // status -5 is not probed by default
+    expect(await work(created.id)).toBe("done");
+    const run = await getRunView(opened.db, created.id);
+    expect(run).toMatchObject({ status: "done", progress: { done: created.progress.total, total: created.progress.total } });
+    const reasons = (await getRunResults(opened.db, created.id)).map((r) => `${r.tag}: ${r.reason}`).join("\n");
+    expect(await verdictsOf(created.id), reasons).toEqual({
+      "moonshotai/int4": "reference",
+      "chutes/int4": "matches",
+      "siliconflow/int4": "matches", // no logprobs: compared by samples
+      "atlas-cloud/int4": "matches",
+      "parasail/int4": "matches",
+      fireworks: "differs", // a perturbed copy of the weights
+      deepinfra: "matches",
+      together: "prompt-format", // 7 more prompt tokens: another template
+      novita: "not-pinned", // some answers came from DeepInfra
+      venice: "differs", // perturbed, compared by samples
+    });
+    const results = await getRunResults(opened.db, created.id);
+    const fireworks = results.find((r) => r.tag === "fireworks");
+    expect(fireworks).toMatchObject({ method: "logprobs", promptsCompared: 41, promptTokensMatch: true, servedBy: ["Fireworks"] });
+    expect(fireworks?.pValue).toBeLessThan(0.01);
+    expect(fireworks?.statistic).toBeGreaterThan(fireworks?.noiseFloor ?? 1);
+    expect(fireworks?.reason).toMatch(/^differs from reference \(TV 0\.\d{3} vs noise 0\.\d{3}, p < 0\.001\)$/);
+    const chutes = results.find((r) => r.tag === "chutes/int4");
+    expect(chutes?.reason).toMatch(/would have detected a mean excess TV of/);
+    expect(results.find((r) => r.tag === "novita")?.servedBy).toEqual(["DeepInfra", "Novita"]);
+    expect(results.find((r) => r.tag === "venice")?.method).toBe("samples");
+    // The run's cost is the exact sum of the answers' costs, and of the results' costs.
+    const answers = await opened.db.probeRequest.findMany({ where: { runId: created.id } });
+    const sum = answers.reduce((s, a) => s.plus(a.costUsd?.toString() ?? "0"), new Decimal(0));
+    expect(run?.costUsd).toBe(sum.toFixed());
+    expect(results.reduce((s, r) => s.plus(r.costUsd), new Decimal(0)).toFixed()).toBe(sum.toFixed());
+    expect(new Decimal(run?.costUsd ?? "0").lessThanOrEqualTo(run?.estimateUsd ?? "0")).toBe(true);
+    // Every request was sent exactly once (its seed is unique), reasoning disabled, pinned.
+    expect(replica.state.chat.calls).toHaveLength(answers.length);
+    expect((await latestVerdicts(opened.db, KIMI)).find((v) => v.tag === "fireworks")?.verdict).toBe("differs");
+  }, 300_000);
+
+  it("one active run per model: a second is refused while the first is queued; a cap under the estimate is refused", async () => {
+    const first = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4"] });
+    const second = await createProbeRun(opened.db, KIMI, { maxCostUsd: "2.00", prompts: { id: smallSet } });
+    expect(second).toMatchObject({ kind: "busy" });
+    expect((await cancelRun(opened.db, first.id))?.status).toBe("cancelled");
+    const tooSmall = await createProbeRun(opened.db, KIMI, { maxCostUsd: "0.000001" });
+    expect(tooSmall).toMatchObject({ kind: "over-cap" });
+    expect(tooSmall.kind === "over-cap" && new Decimal(tooSmall.estimateUsd).greaterThan("0.000001")).toBe(true);
+  });
+
+  it("a worker that dies mid-run: another resumes it and never resends a request whose answer is stored", async () => {
+    const created = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4", "fireworks"] });
+    const crash = new AbortController();
+    const outcome = await work(created.id, { onStored: (n) => n >= 20 && crash.abort(), signal: crash.signal });
+    expect(outcome).toBe("abandoned");
+    const storedBefore = await opened.db.probeRequest.findMany({ where: { runId: created.id, status: "done" } });
+    expect(storedBefore.length).toBeGreaterThanOrEqual(20);
+    expect(storedBefore.length).toBeLessThan(created.progress.total);
+    // The dead worker's lease holds the run until it expires.
+    expect(await claimRun(opened.db, 30, created.id)).toBeNull();
+    await opened.db.probeRun.update({ where: { id: created.id }, data: { leaseUntil: new Date(Date.now() - 1000) } });
+    expect(await work(created.id)).toBe("done");
+    const seedsSent = replica.state.chat.calls.map((c) => `${c.tag}|${c.seed}`);
+    for (const answer of storedBefore) {
+      expect(seedsSent.filter((s) => s === `${answer.tag}|${answer.seed}`), `request ${answer.id}`).toHaveLength(1);
+    }
+    expect(await verdictsOf(created.id)).toEqual({ "moonshotai/int4": "reference", "chutes/int4": "matches", fireworks: "differs" });
+  }, 120_000);
+
+  it("the cost cap stops a run before any request that could pass it, and says so", async () => {
+    const estimate = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4"] });
+    await cancelRun(opened.db, estimate.id);
+    // A cap at the estimate passes the check before the run, but the worst cases (every prompt
+    // byte a token) cannot all fit under it.
+    const created = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4"], maxCostUsd: estimate.estimateUsd });
+    expect(await work(created.id)).toBe("failed");
+    const run = await getRunView(opened.db, created.id);
+    expect(run?.error).toMatch(/^Stopped at the cost cap: the next request could cost up to \$0\.\d+, and \$0\.\d+ is spent or in flight of the \$\d+\.\d\d cap$/);
+    expect(new Decimal(run?.costUsd ?? "9").lessThanOrEqualTo(created.maxCostUsd)).toBe(true);
+    expect(run?.progress.done).toBeLessThan(run?.progress.total ?? 0);
+    expect(run?.progress.done).toBeGreaterThan(0);
+    expect((await getRunResults(opened.db, created.id)).find((r) => r.tag === "chutes/int4")?.verdict).toBe("inconclusive");
+  });
+
+  it("cancel stops a running run; what was answered is kept", async () => {
+    const created = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4", "fireworks"] });
+    let cancelled: Promise<unknown> | null = null;
+    const outcome = await work(created.id, { onStored: (n) => { if (n === 10) cancelled = cancelRun(opened.db, created.id); } });
+    await cancelled;
+    expect(outcome).toBe("cancelled");
+    const run = await getRunView(opened.db, created.id);
+    expect(run?.status).toBe("cancelled");
+    expect(run?.progress.done).toBeGreaterThanOrEqual(10);
+    expect(run?.progress.done).toBeLessThan(run?.progress.total ?? 0);
+    expect(await opened.db.probeActiveRun.count()).toBe(0);
+  });
+
+  it("429 with Retry-After, 500 and a hang during a run: retried, recorded, and the run still decides", async () => {
+    await injectFault(replica.url, { kind: "429", path: "chat/completions@chutes/int4", retryAfter: 1, times: 2 });
+    await injectFault(replica.url, { kind: "500", path: "chat/completions@fireworks", times: 2 });
+    await injectFault(replica.url, { kind: "hang", path: "chat/completions@moonshotai/int4", times: 1 });
+    const created = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4", "fireworks"] });
+    expect(await work(created.id)).toBe("done");
+    const retried = await opened.db.probeRequest.findMany({ where: { runId: created.id, attempts: { gt: 1 } } });
+    const byTag = (tag: string) => retried.filter((r) => r.tag === tag);
+    expect(byTag("chutes/int4").length).toBeGreaterThanOrEqual(1);
+    expect(byTag("chutes/int4").every((r) => r.status === "done" && r.error === null)).toBe(true);
+    expect(byTag("fireworks").length).toBeGreaterThanOrEqual(1);
+    expect(byTag("moonshotai/int4")).toHaveLength(1);
+    // A hang may have been served and charged: its worst case is kept against the cap.
+    const run = await opened.db.probeRun.findUniqueOrThrow({ where: { id: created.id } });
+    expect(new Decimal(run.uncertainUsd.toString()).equals(byTag("moonshotai/int4")[0].worstCaseUsd.toString())).toBe(true);
+    expect(await verdictsOf(created.id)).toEqual({ "moonshotai/int4": "reference", "chutes/int4": "matches", fireworks: "differs" });
+  }, 120_000);
+});
