@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { FidelitySection } from "@/components/fidelity/fidelity-section";
 import { DemoBanner } from "@/components/layout/demo-banner";
 import { ModelPicker } from "@/components/models/model-picker";
 import { PollNowButton } from "@/components/models/poll-now-button";
@@ -76,6 +77,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
           No snapshot of this model yet. Press “Poll now” to fetch its providers.
         </p>
       )}
+      {snapshot.endpoints.length > 0 && <FidelitySection modelId={modelId} endpoints={snapshot.endpoints} />}
     </div>
   );
 }
