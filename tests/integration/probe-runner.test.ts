@@ -1,5 +1,5 @@
 import Decimal from "decimal.js";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { OpenedDb } from "@/lib/db/engines";
 import { createOpenRouterClient } from "@/lib/openrouter/client";
 import { runPollCycle } from "@/lib/poller/cycle";
@@ -48,6 +48,8 @@ describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
     await Promise.all([opened?.close(), replica?.close()]);
   });
   beforeEach(() => resetReplica(replica.url));
+  // A test that fails mid-run must not leave its model busy for the next.
+  afterEach(() => opened.db.probeActiveRun.deleteMany());
 
   // Over 12 uploaded prompts to keep the test short (the built-in 41 take minutes here; the
   // benchmark runs those): every default endpoint, the expected verdict for each.
@@ -86,11 +88,14 @@ describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
     const sum = answers.reduce((s, a) => s.plus(a.costUsd?.toString() ?? "0"), new Decimal(0));
     expect(run?.costUsd).toBe(sum.toFixed());
     expect(results.reduce((s, r) => s.plus(r.costUsd), new Decimal(0)).toFixed()).toBe(sum.toFixed());
-    expect(new Decimal(run?.costUsd ?? "0").lessThanOrEqualTo(run?.estimateUsd ?? "0")).toBe(true);
+    // The estimate is typical token counts, not a bound (another template, a fallback's prices);
+    // the worst cases the cap is checked against are.
+    const worst = answers.reduce((s, a) => s.plus(a.worstCaseUsd.toString()), new Decimal(0));
+    expect(new Decimal(run?.costUsd ?? "0").lessThanOrEqualTo(worst)).toBe(true);
     // Every request was sent exactly once (its seed is unique), reasoning disabled, pinned.
     expect(replica.state.chat.calls).toHaveLength(answers.length);
     expect((await latestVerdicts(opened.db, KIMI)).find((v) => v.tag === "fireworks")?.verdict).toBe("differs");
-  }, 180_000);
+  }, 600_000); // about 400 requests: minutes on a busy machine
 
   it("one active run per model: a second is refused while the first is queued; a cap under the estimate is refused", async () => {
     const first = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4"] });
