@@ -14,7 +14,8 @@ export const probeInputSchema = z.object({
   maxCostUsd: z
     .string()
     .regex(/^\d{1,6}(\.\d{1,6})?$/, "must be a decimal string of dollars, e.g. \"2.00\"")
-    .refine((v) => new Decimal(v).greaterThan(0), "must be more than 0"),
+    // Only a readable amount is checked here; an unreadable one already has the regex's message.
+    .refine((v) => !/^\d+(\.\d+)?$/.test(v) || new Decimal(v).greaterThan(0), "must be more than 0"),
 });
 export type ProbeInput = z.infer<typeof probeInputSchema>;
 

@@ -74,7 +74,8 @@ test.describe("fidelity probe", () => {
     await section.getByRole("button", { name: "Run probe" }).click();
 
     const run = section.getByRole("region", { name: /^Probe \d+$/ });
-    await expect(run.getByTestId("probe-progress")).toHaveText(/^\d+ of 246 requests$/);
+    // Creating the run stores its 246 planned requests first: slow on a busy machine.
+    await expect(run.getByTestId("probe-progress")).toHaveText(/^\d+ of 246 requests$/, { timeout: 60_000 });
     await expect(run.getByRole("progressbar", { name: "Probe progress" })).toBeVisible();
     await expect(section.getByRole("button", { name: "Run probe" })).toBeDisabled();
     await expect(run.getByTestId("probe-status")).toHaveText("done", { timeout: 240_000 });
@@ -103,7 +104,7 @@ test.describe("fidelity probe", () => {
     // A second run, cancelled from the page.
     await section.getByRole("button", { name: "Run probe" }).click();
     const second = section.getByRole("region", { name: `Probe ${listed.id + 1}` });
-    await expect(second.getByTestId("probe-status")).toHaveText(/queued|running/);
+    await expect(second.getByTestId("probe-status")).toHaveText(/queued|running/, { timeout: 60_000 });
     const busy = await request.post(API, { data: { maxCostUsd: "2" } });
     expect(busy.status()).toBe(409);
     await second.getByRole("button", { name: "Cancel probe" }).click();

@@ -5,6 +5,8 @@ import { createOpenRouterClient } from "@/lib/openrouter/client";
 import { runPollCycle } from "@/lib/poller/cycle";
 import { uploadPromptSet } from "@/lib/probe/prompt-sets";
 import { claimRun, processRun, type RunnerOptions } from "@/lib/probe/runner";
+import { listChanges } from "@/lib/history/change-log";
+import { probeSpend } from "@/lib/probe/spend";
 import { cancelRun, createProbeRun, getRunResults, getRunView, latestVerdicts, type ProbeInput } from "@/lib/probe/runs";
 import { seedWatchedModels } from "@/lib/watched-models";
 import { injectFault, resetReplica, startReplica, type Replica } from "@/replica/server";
@@ -170,5 +172,21 @@ describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
     const run = await opened.db.probeRun.findUniqueOrThrow({ where: { id: created.id } });
     expect(new Decimal(run.uncertainUsd.toString()).greaterThanOrEqualTo(byTag("moonshotai/int4")[0].worstCaseUsd.toString())).toBe(true);
     expect(await verdictsOf(created.id)).toEqual({ "moonshotai/int4": "reference", "chutes/int4": "matches", fireworks: "differs" });
+  }, 120_000);
+
+  it("a verdict that changed since the last completed probe goes into the change log; probe spend sums every run", async () => {
+    const previous = await opened.db.probeRun.findFirst({ where: { modelId: KIMI, status: "done" }, orderBy: { id: "desc" } });
+    expect(previous).not.toBeNull();
+    // As if the previous probe had found Fireworks matching.
+    await opened.db.probeResult.updateMany({ where: { runId: previous?.id, tag: "fireworks" }, data: { verdict: "matches" } });
+    const created = await create({ prompts: { id: smallSet }, endpoints: ["fireworks"] });
+    expect(await work(created.id)).toBe("done");
+    const changes = await listChanges(opened.db, KIMI, { kind: "probe" });
+    expect(changes?.changes[0]).toMatchObject({ kind: "probe", tag: "fireworks", provider: "Fireworks", before: "matches", after: "differs" });
+    const runs = await opened.db.probeRun.findMany({ where: { modelId: KIMI } });
+    const total = runs.reduce((s, r) => s.plus(r.costUsd.toString()), new Decimal(0));
+    const spend = await probeSpend(opened.db);
+    expect(spend).toEqual([expect.objectContaining({ modelId: KIMI, runs: runs.length })]);
+    expect(new Decimal(spend[0].costUsd).equals(total)).toBe(true);
   }, 120_000);
 });
