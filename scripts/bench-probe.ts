@@ -75,7 +75,7 @@ say();
 say("## Requests, tokens and dollars per run");
 say();
 say("Kimi K2.5's default endpoints (9 besides the reference `moonshotai/int4`; SiliconFlow and Venice without logprobs, so by samples),");
-say("the first N built-in prompts (the set cycles through its categories in order, so small N is code and maths only), estimated");
+say("the first N built-in prompts (the set is ordered by category: code, maths, chat, multilingual, long context; so small N covers\nonly code and maths, and the six long-context prompts make most of the 41's cost), estimated");
 say("prompt tokens (about four characters a token plus the template's), at the replica's recorded Kimi K2.5 prices. The worst case");
 say("(every prompt byte a token) is what the cost cap is checked against.");
 say();
