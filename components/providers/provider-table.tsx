@@ -12,7 +12,8 @@ import { useMemo } from "react";
 import { formatInt, formatPercent, formatUsdPerM } from "@/lib/format";
 import type { KnownQuantizationEntry } from "@/lib/known-quantization";
 import type { ProviderRow } from "@/lib/queries/providers";
-import type { Verdict } from "@/lib/rules/evaluate";
+import type { ProbeFact, Verdict } from "@/lib/rules/evaluate";
+import { VerdictBadge } from "../fidelity/verdict-badge";
 import type { SortColumn, SortState } from "@/lib/view-state/comparison";
 import { QuantizationBadge } from "./quantization-badge";
 
@@ -20,6 +21,8 @@ export interface TableRow extends ProviderRow {
   verdict: Verdict;
   known: KnownQuantizationEntry | null;
   unhealthy: string | null;
+  /** The latest fidelity probe's verdict, shown whatever the rules. */
+  probe?: ProbeFact | null;
 }
 
 interface Props {
@@ -62,6 +65,7 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
             <div className="flex min-w-44 flex-col items-start gap-1">
               <span className={v.included ? "font-medium text-emerald-700" : "text-slate-600"}>{v.label}</span>
               {v.unverified && <span className="text-[11px] text-amber-700">quantization unverified</span>}
+              {row.original.probe && <VerdictBadge verdict={row.original.probe.verdict} title={`Probe of ${row.original.probe.finishedAt.slice(0, 10)}: ${row.original.probe.reason}`} />}
               <button
                 type="button"
                 onClick={() => onToggle(row.original)}

@@ -265,6 +265,6 @@ export async function finishRun(db: Db, runId: number, status: "done" | "cancell
     await tx.probeRun.update({ where: { id: runId }, data: { status, error, finishedAt: new Date(), leaseUntil: null } });
     await tx.probeActiveRun.deleteMany({ where: { runId } });
     if (status === "done") await recordVerdictChanges(tx, run.modelId, runId);
-  });
+  }, { timeout: 60_000, maxWait: 30_000 });
   return status;
 }

@@ -143,7 +143,7 @@ export async function createProbeRun(db: Db, modelId: string, input: ProbeInput)
         })),
       });
       return run.id;
-    });
+    }, { timeout: 60_000, maxWait: 30_000 }); // a few thousand rows: seconds on a busy embedded database
     const run = await getRunView(db, runId);
     if (!run) throw new Error(`probe ${runId} vanished`);
     return { kind: "created", run };

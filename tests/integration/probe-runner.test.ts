@@ -45,7 +45,7 @@ describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
     const upload = await uploadPromptSet(opened.db, "small", lines.join("\n"));
     if (!upload.ok) throw new Error("upload failed");
     smallSet = upload.id;
-  });
+  }, 300_000);
   afterAll(async () => {
     await Promise.all([opened?.close(), replica?.close()]);
   });
@@ -120,11 +120,12 @@ describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
     // The dead worker's lease holds the run until it expires.
     expect(await claimRun(opened.db, 30, created.id)).toBeNull();
     await opened.db.probeRun.update({ where: { id: created.id }, data: { leaseUntil: new Date(Date.now() - 1000) } });
+    const callsBeforeResume = replica.state.chat.calls.length;
     expect(await work(created.id)).toBe("done");
-    const seedsSent = replica.state.chat.calls.map((c) => `${c.tag}|${c.seed}`);
-    for (const answer of storedBefore) {
-      expect(seedsSent.filter((s) => s === `${answer.tag}|${answer.seed}`), `request ${answer.id}`).toHaveLength(1);
-    }
+    // (Before the crash a request may have been sent twice: a timeout on a busy machine is retried.)
+    const sentAfterResume = new Set(replica.state.chat.calls.slice(callsBeforeResume).map((c) => `${c.tag}|${c.seed}`));
+    expect(sentAfterResume.size).toBeGreaterThan(0);
+    for (const answer of storedBefore) expect(sentAfterResume.has(`${answer.tag}|${answer.seed}`), `request ${answer.id}`).toBe(false);
     expect(await verdictsOf(created.id)).toEqual({ "moonshotai/int4": "reference", "chutes/int4": "matches", fireworks: "differs" });
   }, 120_000);
 

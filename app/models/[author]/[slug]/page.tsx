@@ -71,6 +71,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
           activeView={activeView}
           ignored={comparison.ignored}
           uptimeThreshold={env.UPTIME_THRESHOLD}
+          probes={comparison.probes}
         />
       ) : (
         <p className="rounded-md border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
