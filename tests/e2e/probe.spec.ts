@@ -101,6 +101,28 @@ test.describe("fidelity probe", () => {
     expect(detail.results.find((r: { tag: string }) => r.tag === "fireworks")).toMatchObject({ verdict: "differs", method: "logprobs", promptsCompared: 41, promptTokensMatch: true, servedBy: ["Fireworks"] });
     expect(detail.costUsd).toMatch(/^0\.\d+$/);
 
+    // The verdicts as a rule: badges on every row, and the rule excludes what did not match.
+    await page.reload();
+    const providers = page.getByRole("table", { name: "Providers" });
+    const providerRow = (name: string) => providers.getByRole("row").filter({ hasText: name });
+    await expect(providerRow("Fireworks")).toContainText("differs from reference");
+    await expect(providerRow("Chutes")).toContainText("matches reference");
+    const routingJson = page.getByLabel("Routing preferences JSON");
+    await expect(routingJson).toContainText('"fireworks"');
+    await page.getByRole("checkbox", { name: "Exclude endpoints whose latest probe did not match the reference" }).check();
+    await expect(page).toHaveURL(/xprobe=true/);
+    await expect(providerRow("Fireworks")).toContainText(/Excluded: differs from reference \(TV 0\.\d{3} vs noise 0\.\d{3}, p < 0\.001\); probe of \d{4}-\d{2}-\d{2}/);
+    await expect(providerRow("Together")).toContainText("Excluded: prompt format: prompt tokens differ");
+    await expect(providerRow("Novita")).toContainText("Excluded: not pinned:");
+    await expect(routingJson).not.toContainText('"fireworks"');
+    await expect(routingJson).toContainText('"chutes/int4"');
+    await screenshot(page, "probe-rule");
+    await page.reload();
+    await expect(page.getByRole("checkbox", { name: "Exclude endpoints whose latest probe did not match the reference" })).toBeChecked();
+    await expect(routingJson).not.toContainText('"fireworks"');
+    const routingApi = await (await request.get(`/api/models/${KIMI}/routing?xprobe=true`)).json();
+    expect(JSON.stringify(routingApi)).not.toContain('"fireworks"');
+
     // A second run, cancelled from the page.
     await section.getByRole("button", { name: "Run probe" }).click();
     const second = section.getByRole("region", { name: `Probe ${listed.id + 1}` });
