@@ -180,8 +180,14 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
     }
   }
 
+  // Abandoning (a test's crash) lets the answers already being written land, so that what is
+  // stored is settled when this returns; nothing more is stored after the signal.
+  const abandon = async () => {
+    await Promise.allSettled([...inFlight.values()].map((f) => f.done));
+    return "abandoned" as const;
+  };
   while (true) {
-    if (signal?.aborted) return "abandoned";
+    if (signal?.aborted) return abandon();
     const now = Date.now();
     if (currentLease && now - leaseRenewedAt > (leaseSeconds * 1000) / 3) {
       currentLease = await renewLease(db, runId, currentLease, leaseSeconds);
@@ -218,7 +224,7 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
     const done = send(next).finally(() => inFlight.delete(next.id));
     inFlight.set(next.id, { provider: providerKey(next.tag), worstCase: next.worstCaseUsd, done });
   }
-  if (signal?.aborted) return "abandoned";
+  if (signal?.aborted) return abandon();
   return finishRun(db, runId, stopReason?.status ?? "done", stopReason?.error ?? null);
 }
 
