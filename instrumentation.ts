@@ -14,4 +14,6 @@ export async function register() {
   }
   const { startScheduler } = await import("./lib/poller/service");
   if (startScheduler()) console.log("[routeboard] poll scheduler started");
+  const { startProbeWorker } = await import("./lib/probe/service");
+  if (startProbeWorker()) console.log("[routeboard] probe worker started");
 }

@@ -4,6 +4,7 @@ import Decimal from "decimal.js";
 import { glm5 } from "./data/glm-5";
 import { kimiK25, type ModelSeed, type ProviderSeed } from "./data/kimi-k2.5";
 import { applyDrift, createDrift, type DriftOptions, type DriftState } from "./drift";
+import { CHAT_PATH, answerChat, chatFaultPath, freshChatState, readChatBody, supportedParameters, type ChatState } from "./chat";
 
 // A local stand-in for OpenRouter's API (GET /api/v1/...), answering in OpenRouter's exact shape
 // from recorded data, with uptimes that move from poll to poll. It can be told to fail through
@@ -39,6 +40,7 @@ interface State {
   requests: Array<{ method: string; path: string; authorized: boolean }>;
   /** Demo drift (see drift.ts); null serves the recorded data. */
   drift: DriftState | null;
+  chat: ChatState;
 }
 
 export interface ReplicaOptions {
@@ -58,7 +60,7 @@ export interface Replica {
 }
 
 function freshState(): State {
-  return { faults: [], patches: [], endpointCalls: {}, keyCalls: 0, requests: [], drift: null };
+  return { faults: [], patches: [], endpointCalls: {}, keyCalls: 0, requests: [], drift: null, chat: freshChatState() };
 }
 
 /** Deterministic wobble so uptimes move between polls; poll 0 shows the recorded figures. */
@@ -94,7 +96,7 @@ export function endpointJson(model: ModelSeed, p: ProviderSeed, index: number, p
     quantization: p.quantization,
     max_completion_tokens: p.maxCompletionTokens,
     max_prompt_tokens: null,
-    supported_parameters: ["max_tokens", "temperature", "top_p", "stop", "seed", "tools", "tool_choice", "response_format"],
+    supported_parameters: supportedParameters(p.tag),
     status: p.status,
     uptime_last_30m: wobble(p.uptime, index, poll, amp),
     uptime_last_5m: wobble(Math.min(100, p.uptime + 0.3), index + 3, poll, amp * 1.5),
@@ -107,7 +109,7 @@ export function endpointJson(model: ModelSeed, p: ProviderSeed, index: number, p
   };
 }
 
-function modelEndpoints(model: ModelSeed, poll: number, withStats: boolean, patches: Patch[]) {
+export function modelEndpoints(model: ModelSeed, poll: number, withStats: boolean, patches: Patch[]) {
   let endpoints: Array<Record<string, unknown>> = model.providers.map((p, i) => endpointJson(model, p, i, poll, withStats));
   for (const patch of patches.filter((p) => p.model === model.id)) {
     if (patch.remove) {
@@ -186,7 +188,8 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
       const authorized = /^Bearer \S+/.test(req.headers.authorization ?? "");
       state.requests.push({ method: req.method ?? "GET", path, authorized });
 
-      const fault = takeFault(state, path);
+      const chatBody = path === CHAT_PATH && req.method === "POST" ? await readChatBody(req) : undefined;
+      const fault = takeFault(state, chatBody === undefined ? path : chatFaultPath(chatBody));
       if (fault) {
         switch (fault.kind) {
           case "429":
@@ -213,6 +216,13 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
         }
       }
 
+      if (chatBody !== undefined) {
+        const answer = answerChat(chatBody, (id) => {
+          const model = REPLICA_MODELS.find((m) => m.id === id);
+          return model ? { permaslug: model.permaslug, endpoints: modelEndpoints(model, 0, false, state.patches).data.endpoints } : null;
+        }, state.chat);
+        return send(res, answer.status, answer.body);
+      }
       const endpoints = /^\/api\/v1\/models\/([^/]+)\/([^/]+)\/endpoints$/.exec(path);
       if (endpoints) {
         const id = `${decodeURIComponent(endpoints[1])}/${decodeURIComponent(endpoints[2])}`;
@@ -259,7 +269,7 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
 
   async function control(req: IncomingMessage, res: ServerResponse, path: string) {
     if (path === "/__replica/state") {
-      return send(res, 200, { faults: state.faults, patches: state.patches, endpointCalls: state.endpointCalls, keyCalls: state.keyCalls, requests: state.requests.length, drift: state.drift });
+      return send(res, 200, { faults: state.faults, patches: state.patches, endpointCalls: state.endpointCalls, keyCalls: state.keyCalls, requests: state.requests.length, drift: state.drift, chatCalls: state.chat.calls });
     }
     if (req.method !== "POST") return send(res, 405, { error: "POST only" });
     const body = (await readBody(req)) as Record<string, unknown>;

@@ -12,6 +12,8 @@ import { formatUtc } from "@/lib/format";
 import { currentBudget } from "@/lib/spend/budget";
 import { spendIsDemo, spendOverview, spendSeries } from "@/lib/spend/queries";
 import { DemoBanner } from "@/components/layout/demo-banner";
+import { ProbeSpend } from "@/components/fidelity/probe-spend";
+import { probeSpend } from "@/lib/probe/spend";
 import { usageByDataset, usageByProvider, usageTotals } from "@/lib/usage/queries";
 import { budgetParsers } from "@/lib/view-state/budget";
 
@@ -29,12 +31,13 @@ export default async function SpendPage({ searchParams }: Props) {
   const setting = await currentBudget(db);
   const now = new Date();
   const overview = await spendOverview(db, setting, now);
-  const [demo, series, byProvider, byDataset, totals] = await Promise.all([
+  const [demo, series, byProvider, byDataset, totals, probes] = await Promise.all([
     spendIsDemo(db, setting ? new Date(setting.startAt) : null),
     overview.baseline ? spendSeries(db, new Date(overview.baseline.at), now, overview.baseline.usage) : Promise.resolve([]),
     usageByProvider(db),
     usageByDataset(db, plan),
     usageTotals(db),
+    probeSpend(db),
   ]);
   const projection =
     overview.latest && overview.spent && overview.runOut && overview.runOut.at !== "exhausted"
@@ -114,6 +117,7 @@ export default async function SpendPage({ searchParams }: Props) {
           <p className="text-sm text-slate-600">Nothing imported yet.</p>
         )}
       </section>
+      <ProbeSpend rows={probes} />
     </div>
   );
 }

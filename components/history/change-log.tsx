@@ -16,6 +16,7 @@ const KIND_LABELS: Record<ChangeKind, string> = {
   tag: "Tag",
   status: "Status",
   uptime: "Uptime crossed threshold",
+  probe: "Probe verdict",
 };
 
 const KIND_STYLES: Record<ChangeKind, string> = {
@@ -26,6 +27,7 @@ const KIND_STYLES: Record<ChangeKind, string> = {
   tag: "bg-sky-50 text-sky-700 ring-sky-200",
   status: "bg-slate-100 text-slate-700 ring-slate-300",
   uptime: "bg-orange-50 text-orange-700 ring-orange-200",
+  probe: "bg-teal-50 text-teal-700 ring-teal-200",
 };
 
 function describe(kind: ChangeKind, before: string | null, after: string | null): string {

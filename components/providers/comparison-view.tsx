@@ -8,6 +8,7 @@ import type { ProviderRow } from "@/lib/queries/providers";
 import { buildRoutingExport } from "@/lib/routing/export";
 import { evaluateRules, summarise } from "@/lib/rules/evaluate";
 import { endpointFacts } from "@/lib/rules/facts";
+import type { ProbeFact } from "@/lib/rules/evaluate";
 import type { SavedViewEntry } from "@/lib/saved-views";
 import { budgetParsers } from "@/lib/view-state/budget";
 import { comparisonParsers, toRuleSet, type ComparisonState } from "@/lib/view-state/comparison";
@@ -20,6 +21,8 @@ import { ProviderTable, type TableRow } from "./provider-table";
 import { RoutingExportPanel } from "./routing-export-panel";
 import { RulesPanel } from "./rules-panel";
 import { SavedViewsPanel } from "./saved-views-panel";
+
+const NO_PROBES: Array<ProbeFact & { tag: string }> = [];
 
 // Links and saved views carry the whole page: the rules and the calculator's plan.
 const serialize = createSerializer({ ...comparisonParsers, ...budgetParsers });
@@ -34,17 +37,19 @@ interface Props {
   ignored: string[];
   /** The server's uptime threshold (UPTIME_THRESHOLD), used when the view sets none. */
   uptimeThreshold: number;
+  /** Each endpoint's verdict in the latest completed fidelity probe (for the rule and the badges). */
+  probes?: Array<ProbeFact & { tag: string }>;
 }
 
 /** The comparison page's interactive part: rules → verdicts → table, export, saved views. */
-export function ComparisonView({ modelId, endpoints, known, views, activeView, ignored, uptimeThreshold }: Props) {
+export function ComparisonView({ modelId, endpoints, known, views, activeView, ignored, uptimeThreshold, probes = NO_PROBES }: Props) {
   const [urlState, setUrlState] = useQueryStates(comparisonParsers, { history: "replace", shallow: true });
   const state = urlState as ComparisonState;
   const [budgetState] = useQueryStates(budgetParsers);
   const [editing, setEditing] = useState<TableRow | null>(null);
 
   const rules = useMemo(() => toRuleSet(state), [state]);
-  const facts = useMemo(() => endpointFacts(endpoints, known), [endpoints, known]);
+  const facts = useMemo(() => endpointFacts(endpoints, known, probes), [endpoints, known, probes]);
   const verdicts = useMemo(() => evaluateRules(facts, rules), [facts, rules]);
   const routing = useMemo(() => buildRoutingExport(facts, verdicts, rules, state.rsort), [facts, verdicts, rules, state.rsort]);
 
@@ -59,9 +64,9 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
           : uptime !== null && uptime < healthLine
             ? `uptime ${uptime.toFixed(1)}%`
             : null;
-      return { ...e, verdict: verdicts[i], known: knownByTag.get(e.tag) ?? null, unhealthy };
+      return { ...e, verdict: verdicts[i], known: knownByTag.get(e.tag) ?? null, unhealthy, probe: facts[i].probe ?? null };
     });
-  }, [endpoints, known, verdicts, state.upw, healthLine]);
+  }, [endpoints, known, verdicts, state.upw, healthLine, facts]);
 
   const setState = useCallback((patch: Partial<ComparisonState>) => void setUrlState(patch), [setUrlState]);
 

@@ -13,8 +13,9 @@ import { useMemo, type ReactNode } from "react";
 import { formatInt, formatPercent, formatUsdPerM } from "@/lib/format";
 import type { KnownQuantizationEntry } from "@/lib/known-quantization";
 import type { ProviderRow } from "@/lib/queries/providers";
-import type { Verdict } from "@/lib/rules/evaluate";
+import type { ProbeFact, Verdict } from "@/lib/rules/evaluate";
 import { CHOOSABLE_COLUMNS, type ChoosableColumn, type SortColumn, type SortState } from "@/lib/view-state/comparison";
+import { VerdictBadge } from "../fidelity/verdict-badge";
 import { ColumnChooser, COLUMN_LABELS } from "./column-chooser";
 import { ProviderCards } from "./provider-cards";
 import { QuantizationBadge } from "./quantization-badge";
@@ -25,6 +26,8 @@ export interface TableRow extends ProviderRow {
   verdict: Verdict;
   known: KnownQuantizationEntry | null;
   unhealthy: string | null;
+  /** The latest fidelity probe's verdict, shown whatever the rules. */
+  probe?: ProbeFact | null;
 }
 
 interface Props {
@@ -69,6 +72,7 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
             <div className="flex min-w-36 flex-col items-start gap-1 whitespace-normal">
               <span className={v.included ? "font-medium text-emerald-700" : "text-slate-600"}>{v.label}</span>
               {v.unverified && <span className="text-[11px] text-amber-700">quantization unverified</span>}
+              {row.original.probe && <VerdictBadge verdict={row.original.probe.verdict} title={`Probe of ${row.original.probe.finishedAt.slice(0, 10)}: ${row.original.probe.reason}`} />}
               <button
                 type="button"
                 data-row-toggle={row.original.tag}

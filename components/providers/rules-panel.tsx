@@ -121,6 +121,15 @@ export function RulesPanel({ state, onChange }: Props) {
             />
             Status must be 0 (OpenRouter marks degraded endpoints below 0)
           </label>
+          <label className="col-span-2 flex items-center gap-2 text-slate-700">
+            <input
+              type="checkbox"
+              checked={state.xprobe}
+              onChange={(e) => onChange({ xprobe: e.target.checked })}
+              className="h-4 w-4 rounded border-slate-300"
+            />
+            Exclude endpoints whose latest probe did not match the reference
+          </label>
         </fieldset>
       </div>
     </section>

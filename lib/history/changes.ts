@@ -4,7 +4,7 @@ import { priceString } from "../money";
 // What changed between two consecutive snapshots of one model. Pure: the poller calls it once,
 // when it writes a snapshot, and stores what it returns (see record-changes.ts).
 
-export const CHANGE_KINDS = ["added", "removed", "price", "quantization", "tag", "status", "uptime"] as const;
+export const CHANGE_KINDS = ["added", "removed", "price", "quantization", "tag", "status", "uptime", "probe"] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /** UPTIME_THRESHOLD's default, for callers that were not given the configured one. */

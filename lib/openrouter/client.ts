@@ -10,6 +10,7 @@ import {
   type KeyResponse,
   type ModelsResponse,
 } from "./schemas";
+import { chatCompletionSchema, type ChatCompletion, type ChatRequest } from "./chat-schemas";
 
 // The OpenRouter HTTP client: every response validated with zod, a timeout per attempt, and
 // retries with jittered exponential backoff on network errors, timeouts, 429 (honouring
@@ -43,6 +44,8 @@ export interface OpenRouterClient {
   models(): Promise<Fetched<ModelsResponse>>;
   key(): Promise<Fetched<KeyResponse>>;
   credits(): Promise<Fetched<CreditsResponse>>;
+  /** POST /chat/completions. `maxAttempts: 1` leaves retrying to the caller (the probe runner paces its own). */
+  chat(request: ChatRequest, options?: { maxAttempts?: number }): Promise<Fetched<ChatCompletion>>;
   readonly hasKey: boolean;
 }
 
@@ -73,14 +76,16 @@ export function createOpenRouterClient(options: OpenRouterClientOptions): OpenRo
     | { ok: true; value: Fetched<T> }
     | { ok: false; error: OpenRouterError; retryable: boolean; waitMs: number | null };
 
-  async function attemptOnce<S extends z.ZodType>(path: string, schema: S, attempt: number): Promise<Attempt<z.output<S>>> {
+  async function attemptOnce<S extends z.ZodType>(path: string, schema: S, attempt: number, body?: unknown): Promise<Attempt<z.output<S>>> {
     const url = `${baseUrl}${path}`;
     let response: Response;
     let raw: string;
     try {
       response = await doFetch(url, {
+        ...(body === undefined ? {} : { method: "POST", body: JSON.stringify(body) }),
         headers: {
           accept: "application/json",
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
           ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
         },
         signal: AbortSignal.timeout(timeoutMs),
@@ -97,28 +102,29 @@ export function createOpenRouterClient(options: OpenRouterClientOptions): OpenRo
       return { ok: true, value: parse(schema, raw, attempt, response.headers.has(REPLICA_HEADER)) };
     }
     const message = `HTTP ${response.status} from ${path}: ${describeErrorBody(raw)}`;
-    const error = new OpenRouterError("http", message, attempt, response.status);
     const retryable = response.status === 429 || response.status >= 500;
     const waitMs = retryAfterMs(response.headers.get("retry-after"));
+    const error = new OpenRouterError("http", message, attempt, response.status, waitMs ?? undefined);
     if (waitMs !== null && waitMs > maxRetryAfterMs) {
       const tooLong = `${message} (Retry-After ${Math.round(waitMs / 1000)} s is longer than we wait)`;
-      return { ok: false, error: new OpenRouterError("http", tooLong, attempt, response.status), retryable: false, waitMs };
+      return { ok: false, error: new OpenRouterError("http", tooLong, attempt, response.status, waitMs), retryable: false, waitMs };
     }
     return { ok: false, error, retryable, waitMs };
   }
 
-  async function get<S extends z.ZodType>(path: string, schema: S): Promise<Fetched<z.output<S>>> {
+  async function get<S extends z.ZodType>(path: string, schema: S, body?: unknown, attemptsAllowed = maxAttempts): Promise<Fetched<z.output<S>>> {
     for (let attempt = 1; ; attempt++) {
-      const result = await attemptOnce(path, schema, attempt);
+      const result = await attemptOnce(path, schema, attempt, body);
       if (result.ok) return result.value;
       const { error, retryable, waitMs } = result;
-      if (!retryable) throw error;
-      if (attempt >= maxAttempts) {
+      if (!retryable || attemptsAllowed === 1) throw error;
+      if (attempt >= attemptsAllowed) {
         throw new OpenRouterError(
           error.kind,
           `${error.message} (gave up after ${attempt} attempts)`,
           attempt,
           error.status,
+          error.retryAfterMs,
         );
       }
       const backoff = baseDelayMs * 2 ** (attempt - 1);
@@ -138,6 +144,7 @@ export function createOpenRouterClient(options: OpenRouterClientOptions): OpenRo
     models: () => get("/models", modelsResponseSchema),
     key: () => get("/key", keyResponseSchema),
     credits: () => get("/credits", creditsResponseSchema),
+    chat: (request, options) => get("/chat/completions", chatCompletionSchema, request, options?.maxAttempts ?? maxAttempts),
   };
 }
 

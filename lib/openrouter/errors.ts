@@ -13,6 +13,8 @@ export class OpenRouterError extends Error {
     message: string,
     readonly attempts: number,
     readonly status?: number,
+    /** What a 429 or 503 asked us to wait (Retry-After), in ms. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = "OpenRouterError";

@@ -22,6 +22,8 @@ export interface RuleSet {
   /** USD per million tokens, decimal strings; null turns the rule off. */
   maxInputPricePerM: string | null;
   maxOutputPricePerM: string | null;
+  /** Exclude endpoints whose latest probe did not match the reference (differs, prompt-format, not-pinned). */
+  excludeProbeMismatch?: boolean;
 }
 
 export const DEFAULT_RULES: RuleSet = {
@@ -49,9 +51,18 @@ export interface EndpointFacts {
   uptime1d: number | null;
   inputPricePerM: string | null;
   outputPricePerM: string | null;
+  /** The endpoint's verdict in the model's latest completed fidelity probe, if it was probed. */
+  probe?: ProbeFact | null;
 }
 
-export type ReasonKind = "manual" | "quantization" | "unknown" | "uptime" | "status" | "input-price" | "output-price";
+export interface ProbeFact {
+  verdict: string;
+  reason: string;
+  /** When the probe finished (ISO). */
+  finishedAt: string;
+}
+
+export type ReasonKind = "manual" | "quantization" | "unknown" | "uptime" | "status" | "input-price" | "output-price" | "probe";
 
 export interface Reason {
   kind: ReasonKind;
@@ -101,6 +112,8 @@ function evaluateOne(e: EndpointFacts, rules: RuleSet): Verdict {
   if (manualExclude) reasons.push({ kind: "manual", text: "by hand" });
   if (!manualInclude) reasons.push(...quantReasons);
   reasons.push(...thresholdReasons(e, rules));
+  const probeReason = probeMismatch(e, rules);
+  if (probeReason) reasons.push(probeReason);
 
   const included = reasons.length === 0;
   const overridden = manualInclude ? quantReasons : [];
@@ -145,6 +158,14 @@ function thresholdReasons(e: EndpointFacts, rules: RuleSet): Reason[] {
   priceRule("input-price", e.inputPricePerM, rules.maxInputPricePerM, "input");
   priceRule("output-price", e.outputPricePerM, rules.maxOutputPricePerM, "output");
   return reasons;
+}
+
+const PROBE_MISMATCHES: Record<string, string> = { differs: "", "prompt-format": "prompt format: ", "not-pinned": "not pinned: " };
+
+/** "differs from reference (TV 0.21 vs noise 0.03, p < 0.001); probe of 2026-12-01". */
+function probeMismatch(e: EndpointFacts, rules: RuleSet): Reason | null {
+  if (!rules.excludeProbeMismatch || !e.probe || !(e.probe.verdict in PROBE_MISMATCHES)) return null;
+  return { kind: "probe", text: `${PROBE_MISMATCHES[e.probe.verdict]}${e.probe.reason}; probe of ${e.probe.finishedAt.slice(0, 10)}` };
 }
 
 function formatPct(value: number): string {

@@ -91,6 +91,8 @@ export const comparisonParsers = {
   upw: parseAsStringLiteral(UPTIME_WINDOWS).withDefault("30m"),
   /** Status must be 0. */
   st0: parseAsBoolean.withDefault(false),
+  /** Exclude endpoints whose latest fidelity probe did not match the reference. */
+  xprobe: parseAsBoolean.withDefault(false),
   /** Maximum input and output price, USD per million tokens. */
   maxin: parseAsAmount,
   maxout: parseAsAmount,
@@ -171,5 +173,6 @@ export function toRuleSet(state: ComparisonState): RuleSet {
     requireStatusZero: state.st0,
     maxInputPricePerM: state.maxin,
     maxOutputPricePerM: state.maxout,
+    ...(state.xprobe ? { excludeProbeMismatch: true } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { FidelitySection } from "@/components/fidelity/fidelity-section";
 import { DemoBanner } from "@/components/layout/demo-banner";
 import { LiveSnapshot, PollFreshness } from "@/components/models/live-snapshot";
 import { ModelPicker } from "@/components/models/model-picker";
@@ -86,12 +87,14 @@ export default async function ModelPage({ params, searchParams }: Props) {
           activeView={activeView}
           ignored={comparison.ignored}
           uptimeThreshold={env.UPTIME_THRESHOLD}
+          probes={comparison.probes}
         />
       ) : (
         <p className="rounded-md border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
           No snapshot of this model yet. Press “Poll now” to fetch its providers.
         </p>
       )}
+      {snapshot.endpoints.length > 0 && <FidelitySection modelId={modelId} endpoints={snapshot.endpoints} />}
     </div>
     </LiveSnapshot>
   );

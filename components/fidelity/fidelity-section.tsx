@@ -1,0 +1,236 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import type { Estimate, ResultView, RunView } from "@/lib/probe/runs";
+import type { ProviderRow } from "@/lib/queries/providers";
+import { formatUtc } from "@/lib/format";
+import { apiFetch, modelApiPath } from "../ui/api-fetch";
+import { ProbeMethodNote } from "./method-note";
+import { VerdictBadge } from "./verdict-badge";
+
+// The model page's "Fidelity" section: choose a reference and the endpoints to probe, see the
+// estimate, run the probe on the server, watch it, cancel it, and read each endpoint's verdict.
+
+type RunWithResults = RunView & { results: ResultView[] };
+
+interface Props {
+  modelId: string;
+  endpoints: Pick<ProviderRow, "tag" | "provider" | "status" | "supportedParameters">[];
+}
+
+const ACTIVE = new Set(["queued", "running"]);
+
+function defaultReferenceOf(modelId: string, endpoints: Props["endpoints"]): string {
+  const author = modelId.split("/")[0].toLowerCase();
+  return endpoints.find((e) => e.tag.split("/")[0].toLowerCase() === author)?.tag ?? "";
+}
+
+export function FidelitySection({ modelId, endpoints }: Props) {
+  const queryClient = useQueryClient();
+  const [reference, setReference] = useState(() => defaultReferenceOf(modelId, endpoints));
+  const [chosen, setChosen] = useState<Set<string>>(() => new Set(endpoints.filter((e) => e.status === 0).map((e) => e.tag)));
+  const [cap, setCap] = useState("2.00");
+  const probed = useMemo(() => endpoints.map((e) => e.tag).filter((t) => chosen.has(t) && t !== reference), [endpoints, chosen, reference]);
+  const basePath = `${modelApiPath(modelId)}/probes`;
+
+  const estimate = useQuery({
+    queryKey: ["probe-estimate", modelId, reference, probed],
+    enabled: Boolean(reference) && probed.length > 0,
+    queryFn: () => apiFetch<Estimate>(`${basePath}/estimate`, { method: "POST", body: JSON.stringify({ reference, endpoints: probed }) }),
+    staleTime: 60_000,
+  });
+
+  const latest = useQuery({
+    queryKey: ["probe-latest", modelId],
+    queryFn: async () => (await apiFetch<{ runs: RunView[] }>(`${basePath}?limit=1`)).runs[0] ?? null,
+    staleTime: 0,
+  });
+  const runId = latest.data?.id ?? null;
+  const run = useQuery({
+    queryKey: ["probe", runId],
+    enabled: runId !== null,
+    queryFn: () => apiFetch<RunWithResults>(`/api/probes/${runId}`),
+    staleTime: 0,
+    refetchInterval: (query) => (query.state.data && !ACTIVE.has(query.state.data.status) ? false : 1000),
+  });
+  const current = run.data ?? null;
+  const active = current ? ACTIVE.has(current.status) : false;
+
+  const start = useMutation({
+    mutationFn: () =>
+      apiFetch<{ id: number; status: string; estimateUsd: string }>(basePath, {
+        method: "POST",
+        body: JSON.stringify({ reference, endpoints: probed, maxCostUsd: cap.trim() }),
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["probe-latest", modelId] }),
+  });
+  const cancel = useMutation({
+    mutationFn: (id: number) => apiFetch<RunView>(`/api/probes/${id}/cancel`, { method: "POST" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["probe", runId] }),
+  });
+
+  const toggle = (tag: string) =>
+    setChosen((previous) => {
+      const next = new Set(previous);
+      if (next.has(tag)) next.delete(tag);
+      else next.add(tag);
+      return next;
+    });
+
+  return (
+    <section id="fidelity" aria-labelledby="fidelity-heading" className="space-y-4 rounded-lg border border-slate-200 bg-white p-5">
+      <div>
+        <h2 id="fidelity-heading" className="text-lg font-semibold">Fidelity</h2>
+        <p className="mt-1 max-w-3xl text-sm text-slate-600">
+          Does each endpoint serve the same model as the reference? A quantization label cannot tell: this probe measures it, by comparing
+          each endpoint&apos;s next-token distributions (or, without logprobs, short samples) with the reference&apos;s on the same prompts.
+        </p>
+      </div>
+
+      <form
+        aria-label="Probe settings"
+        className="grid gap-4 md:grid-cols-[16rem_1fr]"
+        onSubmit={(event) => {
+          event.preventDefault();
+          start.mutate();
+        }}
+      >
+        <div className="space-y-3">
+          <label className="block text-sm">
+            <span className="font-medium text-slate-700">Reference endpoint</span>
+            <select value={reference} onChange={(e) => setReference(e.target.value)} className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-1">
+              {!reference && <option value="">Pick the reference…</option>}
+              {endpoints.map((e) => (
+                <option key={e.tag} value={e.tag}>
+                  {e.tag} ({e.provider})
+                </option>
+              ))}
+            </select>
+          </label>
+          {!defaultReferenceOf(modelId, endpoints) && <p className="text-xs text-amber-800">The model&apos;s author has no endpoint of its own: pick the reference.</p>}
+          <label className="block text-sm">
+            <span className="font-medium text-slate-700">Cost cap (USD)</span>
+            <input value={cap} onChange={(e) => setCap(e.target.value)} inputMode="decimal" className="mt-1 block w-32 rounded-md border border-slate-300 px-2 py-1" />
+          </label>
+          <p className="text-sm text-slate-700" aria-live="polite">
+            {probed.length === 0
+              ? "Pick at least one endpoint to probe."
+              : estimate.isPending
+                ? "Estimating…"
+                : estimate.error
+                  ? `No estimate: ${estimate.error.message}`
+                  : estimate.data
+                    ? `Estimated cost: $${estimate.data.estimateUsd} (${estimate.data.requests} requests over ${estimate.data.promptCount} prompts, reference calls included)`
+                    : null}
+          </p>
+          <button
+            type="submit"
+            disabled={active || start.isPending || !reference || probed.length === 0}
+            className="rounded-md bg-slate-900 px-3 py-1.5 text-sm font-medium text-white disabled:cursor-not-allowed disabled:opacity-50"
+          >
+            Run probe
+          </button>
+          {start.error && <p role="alert" className="text-sm text-red-700">{start.error.message}</p>}
+        </div>
+        <fieldset className="text-sm">
+          <legend className="font-medium text-slate-700">Endpoints to probe</legend>
+          <ul className="mt-1 grid gap-1 sm:grid-cols-2 lg:grid-cols-3">
+            {endpoints.map((e) => (
+              <li key={e.tag}>
+                <label className="flex items-center gap-2">
+                  <input type="checkbox" checked={chosen.has(e.tag) && e.tag !== reference} disabled={e.tag === reference} onChange={() => toggle(e.tag)} />
+                  <span className="font-mono text-xs">{e.tag}</span>
+                  {e.status !== 0 && <span className="text-xs text-slate-500">status {e.status}</span>}
+                  {!e.supportedParameters.includes("logprobs") && <span className="text-xs text-slate-500">samples</span>}
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+      </form>
+
+      {current && <RunPanel run={current} onCancel={() => cancel.mutate(current.id)} cancelling={cancel.isPending || (active && current.status === "running" && cancel.isSuccess)} />}
+      {latest.data === null && <p className="text-sm text-slate-500">No probe of this model yet.</p>}
+      <ProbeMethodNote />
+    </section>
+  );
+}
+
+function RunPanel({ run, onCancel, cancelling }: { run: RunWithResults; onCancel: () => void; cancelling: boolean }) {
+  const active = ACTIVE.has(run.status);
+  const results = new Map(run.results.map((r) => [r.tag, r]));
+  const percent = run.progress.total ? Math.round((100 * run.progress.done) / run.progress.total) : 0;
+  return (
+    <div aria-label={`Probe ${run.id}`} role="region" className="space-y-3 rounded-md border border-slate-200 p-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="text-sm">
+          <p>
+            <span className="font-medium">Probe {run.id}</span>
+            {run.demo && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900">demo data</span>}
+            <span className="ml-2" data-testid="probe-status">{run.status}</span>
+            {" · "}reference <span className="font-mono">{run.reference}</span>
+            {" · "}{run.promptCount} prompts ({run.promptSet === "builtin" ? "built-in" : "uploaded"}, version {run.promptSetVersion})
+          </p>
+          <p className="text-slate-600">
+            <span data-testid="probe-progress">{run.progress.done} of {run.progress.total} requests</span>
+            {" · "}
+            <span data-testid="probe-cost">${run.costUsd} spent</span> of the ${run.maxCostUsd} cap (estimate ${run.estimateUsd})
+            {run.finishedAt && <> · finished {formatUtc(run.finishedAt)}</>}
+          </p>
+        </div>
+        {active && (
+          <button type="button" onClick={onCancel} disabled={cancelling} className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50 disabled:opacity-50">
+            {cancelling ? "Cancelling…" : "Cancel probe"}
+          </button>
+        )}
+      </div>
+      <div role="progressbar" aria-label="Probe progress" aria-valuemin={0} aria-valuemax={run.progress.total} aria-valuenow={run.progress.done} className="h-2 w-full overflow-hidden rounded bg-slate-100">
+        <div className="h-full bg-slate-700" style={{ width: `${percent}%` }} />
+      </div>
+      {run.error && <p role="alert" className="text-sm text-red-700">{run.error}</p>}
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Each endpoint&apos;s state and verdict</caption>
+          <thead className="text-xs uppercase text-slate-500">
+            <tr>
+              <th className="py-1 pr-3">Endpoint</th>
+              <th className="py-1 pr-3">Method</th>
+              <th className="py-1 pr-3">Requests</th>
+              <th className="py-1 pr-3">Verdict</th>
+              <th className="py-1 pr-3">Statistic / noise</th>
+              <th className="py-1 pr-3">p (Holm)</th>
+              <th className="py-1 pr-3">Cost</th>
+              <th className="py-1">Why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {run.endpoints.map((e) => {
+              const r = results.get(e.tag);
+              return (
+                <tr key={e.tag} className="border-t border-slate-100 align-top">
+                  <th scope="row" className="py-1.5 pr-3 font-mono text-xs font-normal">{e.tag}</th>
+                  <td className="py-1.5 pr-3">{e.isReference ? "reference" : (e.method ?? "—")}</td>
+                  <td className="py-1.5 pr-3 whitespace-nowrap">
+                    {e.done} / {e.total}
+                    {e.errors > 0 && <span className="text-red-700"> ({e.errors} failed)</span>}
+                  </td>
+                  <td className="py-1.5 pr-3">{r ? <VerdictBadge verdict={r.verdict} /> : <span className="text-slate-500">{active ? "measuring…" : "—"}</span>}</td>
+                  <td className="py-1.5 pr-3 whitespace-nowrap font-mono text-xs">{r && r.statistic !== null ? `${num(r.statistic)} / ${num(r.noiseFloor)}` : ""}</td>
+                  <td className="py-1.5 pr-3 font-mono text-xs">{r && r.pValue !== null ? (r.pValue < 0.001 ? "< 0.001" : r.pValue.toFixed(3)) : ""}</td>
+                  <td className="py-1.5 pr-3 font-mono text-xs">{r ? `$${r.costUsd}` : ""}</td>
+                  <td className="py-1.5 text-slate-700">{r?.reason ?? ""}{r && r.servedBy.length > 1 ? ` · served by ${r.servedBy.join(", ")}` : ""}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+function num(value: number | null): string {
+  if (value === null) return "—";
+  return Math.abs(value) >= 0.001 || value === 0 ? value.toFixed(3) : value.toExponential(1);
+}

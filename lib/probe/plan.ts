@@ -1,0 +1,132 @@
+import Decimal from "decimal.js";
+import type { ChatMessage, ChatRequest } from "../openrouter/chat-schemas";
+import type { ProbePrompt } from "./prompts";
+import { hashString } from "./random";
+import type { ProbeMethod } from "./statistics";
+
+// What a run will send, planned before anything is sent: every request with its worst-case cost,
+// and the estimate shown to the user. Pure.
+
+export interface PlanEndpoint {
+  tag: string;
+  provider: string;
+  /** USD per million tokens, as decimal strings. */
+  inputPricePerM: string;
+  outputPricePerM: string;
+  supportsLogprobs: boolean;
+}
+
+export interface PlanSettings {
+  /** Completions per prompt and side on the samples path. */
+  samplesPerPrompt: number;
+  /** Tokens per completion on the samples path. */
+  sampleMaxTokens: number;
+  topLogprobs: number;
+}
+
+export const DEFAULT_PLAN_SETTINGS: PlanSettings = { samplesPerPrompt: 6, sampleMaxTokens: 8, topLogprobs: 20 };
+
+export type ProbeRole = "endpoint" | "reference" | "reference-repeat";
+
+export interface PlannedRequest {
+  tag: string;
+  role: ProbeRole;
+  method: ProbeMethod;
+  promptIndex: number;
+  sample: number;
+  maxTokens: number;
+  estimateUsd: Decimal;
+  worstCaseUsd: Decimal;
+}
+
+export interface PlannedEndpoint {
+  tag: string;
+  provider: string;
+  method: ProbeMethod;
+}
+
+export interface Plan {
+  endpoints: PlannedEndpoint[];
+  requests: PlannedRequest[];
+  estimateUsd: Decimal;
+}
+
+/** A typical count (about four characters a token) plus the chat template's tokens per message. */
+export function estimatePromptTokens(messages: ChatMessage[]): number {
+  return messages.reduce((sum, m) => sum + 4 + Math.ceil(m.content.length / 4), 3);
+}
+
+/**
+ * An upper bound: a byte-level tokenizer never makes more tokens than UTF-8 bytes, plus a generous
+ * template allowance per message. The cap check uses this, so no request can pass the cap.
+ */
+export function worstCasePromptTokens(messages: ChatMessage[]): number {
+  return messages.reduce((sum, m) => sum + 16 + Buffer.byteLength(m.content, "utf8"), 32);
+}
+
+function cost(endpoint: PlanEndpoint, promptTokens: number, completionTokens: number): Decimal {
+  return new Decimal(endpoint.inputPricePerM).times(promptTokens).plus(new Decimal(endpoint.outputPricePerM).times(completionTokens)).div(1_000_000);
+}
+
+export function methodFor(reference: PlanEndpoint, endpoint: PlanEndpoint): ProbeMethod {
+  return reference.supportsLogprobs && endpoint.supportsLogprobs ? "logprobs" : "samples";
+}
+
+export function planProbe(prompts: ProbePrompt[], reference: PlanEndpoint, endpoints: PlanEndpoint[], settings: PlanSettings = DEFAULT_PLAN_SETTINGS): Plan {
+  const planned = endpoints.map((e) => ({ tag: e.tag, provider: e.provider, method: methodFor(reference, e) }));
+  const needs = new Set(planned.map((p) => p.method));
+  const requests: PlannedRequest[] = [];
+  const add = (endpoint: PlanEndpoint, role: ProbeRole, method: ProbeMethod, promptIndex: number) => {
+    const messages = prompts[promptIndex].messages;
+    const count = method === "logprobs" ? 1 : settings.samplesPerPrompt;
+    const maxTokens = method === "logprobs" ? 1 : settings.sampleMaxTokens;
+    for (let sample = 0; sample < count; sample++) {
+      requests.push({
+        tag: endpoint.tag,
+        role,
+        method,
+        promptIndex,
+        sample,
+        maxTokens,
+        estimateUsd: cost(endpoint, estimatePromptTokens(messages), maxTokens),
+        worstCaseUsd: cost(endpoint, worstCasePromptTokens(messages), maxTokens),
+      });
+    }
+  };
+  // Prompt by prompt, so that a run stopped early has whole prompts to compare.
+  for (let i = 0; i < prompts.length; i++) {
+    for (const method of ["logprobs", "samples"] as const) {
+      if (!needs.has(method)) continue;
+      add(reference, "reference", method, i);
+      add(reference, "reference-repeat", method, i);
+    }
+    endpoints.forEach((e, j) => add(e, "endpoint", planned[j].method, i));
+  }
+  const estimateUsd = requests.reduce((sum, r) => sum.plus(r.estimateUsd), new Decimal(0));
+  return { endpoints: planned, requests, estimateUsd };
+}
+
+/** Each request's seed: distinct per run and request, so the reference's two calls are independent draws. */
+export function requestSeed(runId: number, r: Pick<PlannedRequest, "tag" | "role" | "method" | "promptIndex" | "sample">): number {
+  return hashString(`${runId}|${r.tag}|${r.role}|${r.method}|${r.promptIndex}|${r.sample}`) & 0x7fffffff;
+}
+
+/**
+ * The request as sent. Every endpoint gets the same body but for its pin: reasoning disabled (Kimi
+ * K2.5 thinks by default; thinking would spend the one-token budget on a reasoning token), and
+ * temperature 0 for logprobs (the distribution is read from top_logprobs, not from the choice),
+ * 1 for samples (the model's own sampling distribution).
+ */
+export function chatRequestFor(modelId: string, messages: ChatMessage[], r: { tag: string; method: ProbeMethod; maxTokens: number; seed: number }, topLogprobs = 20): ChatRequest {
+  return {
+    model: modelId,
+    messages,
+    max_tokens: r.maxTokens,
+    temperature: r.method === "logprobs" ? 0 : 1,
+    seed: r.seed,
+    ...(r.method === "logprobs" ? { logprobs: true, top_logprobs: topLogprobs } : {}),
+    reasoning: { enabled: false },
+    provider: { only: [r.tag], allow_fallbacks: false },
+    stream: false,
+  };
+}

@@ -1,0 +1,276 @@
+import Decimal from "decimal.js";
+import type { Db } from "../db/engines";
+import type { OpenRouterClient } from "../openrouter/client";
+import { OpenRouterError } from "../openrouter/errors";
+import { recordVerdictChanges } from "./changes";
+import { chatRequestFor, type PlannedEndpoint } from "./plan";
+import { promptsOfRun } from "./prompt-sets";
+import { computeResults } from "./results";
+
+// Runs a probe outside any HTTP request. The run row is the job: claimRun() takes a queued run,
+// or a running one whose worker died (its lease expired), with an atomic UPDATE; processRun()
+// sends the pending requests and stores every answer as it comes. A request whose answer is
+// stored is never sent again; a request that was in flight when a worker died is sent again.
+//
+// Pacing: at most `concurrencyPerProvider` requests in flight per provider; a 429 pauses that
+// provider for its Retry-After; 5xx and network errors are retried with jittered backoff, up to
+// `maxAttempts` per request. Before each request the worst case of everything spent, in flight and
+// the request itself is checked against maxCostUsd: a request that could pass the cap is not sent
+// and the run stops, saying so.
+
+export interface RunnerOptions {
+  concurrencyPerProvider?: number;
+  maxAttempts?: number;
+  leaseSeconds?: number;
+  baseDelayMs?: number;
+  /** Stops the worker as a crash would: nothing more is stored, the lease is left to expire. */
+  signal?: AbortSignal;
+  /** Called after each answer (or final error) is stored; tests use it to crash mid-run. */
+  onStored?: (stored: number) => void;
+}
+
+export const PROBE_LEASE_SECONDS = 30;
+
+/** Claims the oldest run that is queued, or running with an expired lease; its id and lease, or null. */
+export async function claimRun(db: Db, leaseSeconds = PROBE_LEASE_SECONDS, runId?: number): Promise<{ id: number; lease: Date } | null> {
+  const rows = await db.$queryRaw<Array<{ id: number; lease: Date }>>`
+    UPDATE "ProbeRun"
+       SET "leaseUntil" = now() + make_interval(secs => ${leaseSeconds}::int),
+           status = 'running',
+           "startedAt" = COALESCE("startedAt", now())
+     WHERE id = (SELECT id FROM "ProbeRun"
+                  WHERE status IN ('queued', 'running')
+                    AND ("leaseUntil" IS NULL OR "leaseUntil" < now())
+                    AND (${runId ?? null}::int IS NULL OR id = ${runId ?? null}::int)
+                  ORDER BY id
+                  LIMIT 1
+                  FOR UPDATE SKIP LOCKED)
+ RETURNING id, "leaseUntil" AS lease`;
+  return rows[0] ?? null;
+}
+
+async function renewLease(db: Db, runId: number, lease: Date, leaseSeconds: number): Promise<Date | null> {
+  const rows = await db.$queryRaw<Array<{ lease: Date }>>`
+    UPDATE "ProbeRun" SET "leaseUntil" = now() + make_interval(secs => ${leaseSeconds}::int)
+     WHERE id = ${runId} AND "leaseUntil" = ${lease}
+ RETURNING "leaseUntil" AS lease`;
+  return rows[0]?.lease ?? null;
+}
+
+interface PendingRequest {
+  id: number;
+  tag: string;
+  method: string;
+  promptIndex: number;
+  maxTokens: number;
+  seed: number;
+  attempts: number;
+  worstCaseUsd: Decimal;
+  notBefore: number;
+}
+
+export type RunOutcome = "done" | "cancelled" | "failed" | "abandoned";
+
+export async function processRun(db: Db, client: OpenRouterClient, runId: number, lease: Date, options: RunnerOptions = {}): Promise<RunOutcome> {
+  const { concurrencyPerProvider = 2, maxAttempts = 6, leaseSeconds = PROBE_LEASE_SECONDS, baseDelayMs = 1000, signal, onStored } = options;
+  const run = await db.probeRun.findUniqueOrThrow({ where: { id: runId } });
+  const prompts = await promptsOfRun(db, run.promptSet);
+  const plan = run.plan as unknown as PlannedEndpoint[];
+  const providerOf = new Map(plan.map((e) => [e.tag, e.provider]));
+  const pending: PendingRequest[] = (
+    await db.probeRequest.findMany({ where: { runId, status: "pending" }, orderBy: { id: "asc" } })
+  ).map((r) => ({ ...r, worstCaseUsd: new Decimal(r.worstCaseUsd.toString()), notBefore: r.notBefore?.getTime() ?? 0 }));
+
+  const cap = new Decimal(run.maxCostUsd.toString());
+  let spent = new Decimal(run.costUsd.toString()).plus(run.uncertainUsd.toString());
+  const inFlight = new Map<number, { provider: string; worstCase: Decimal; done: Promise<void> }>();
+  const pausedUntil = new Map<string, number>();
+  let currentLease: Date | null = lease;
+  let leaseRenewedAt = Date.now();
+  let stored = 0;
+  let stopReason: { status: "cancelled" | "failed"; error: string | null } | null = null;
+  let cancelCheckedAt = 0;
+
+  const providerKey = (tag: string) => providerOf.get(tag) ?? tag;
+  const activeFor = (provider: string) => [...inFlight.values()].filter((f) => f.provider === provider).length;
+  const reserved = () => [...inFlight.values()].reduce((s, f) => s.plus(f.worstCase), new Decimal(0));
+
+  async function send(request: PendingRequest) {
+    const provider = providerKey(request.tag);
+    const body = chatRequestFor(run.modelId, prompts[request.promptIndex].messages, {
+      tag: request.tag,
+      method: request.method as "logprobs" | "samples",
+      maxTokens: request.maxTokens,
+      seed: request.seed,
+    });
+    const attempts = request.attempts + 1;
+    try {
+      const answer = await client.chat(body, { maxAttempts: 1 });
+      if (signal?.aborted) return;
+      const choice = answer.data.choices[0];
+      const content = choice.logprobs?.content ?? null;
+      // usage.cost is a JSON number; its shortest decimal form is the text OpenRouter sent.
+      const cost = answer.data.usage.cost === null || answer.data.usage.cost === undefined ? null : new Decimal(String(answer.data.usage.cost));
+      await db.$transaction([
+        db.probeRequest.update({
+          where: { id: request.id },
+          data: {
+            status: "done",
+            attempts,
+            error: null,
+            servedProvider: answer.data.provider ?? null,
+            promptTokens: answer.data.usage.prompt_tokens,
+            completionTokens: answer.data.usage.completion_tokens,
+            reasoningTokens: answer.data.usage.completion_tokens_details?.reasoning_tokens ?? null,
+            text: choice.message?.content ?? null,
+            tokens: content ? (content.map((t) => ({ token: t.token, logprob: t.logprob })) as object) : undefined,
+            topLogprobs: content?.[0]?.top_logprobs ? (content[0].top_logprobs.map((t) => ({ token: t.token, logprob: t.logprob })) as object) : undefined,
+            costUsd: cost?.toString() ?? null,
+            generationId: answer.data.id,
+            finishReason: choice.finish_reason ?? null,
+            answeredAt: new Date(),
+          },
+        }),
+        // An answer without a cost counts at its worst case, so the cap still holds.
+        cost
+          ? db.$executeRaw`UPDATE "ProbeRun" SET "costUsd" = "costUsd" + ${cost.toString()}::numeric WHERE id = ${runId}`
+          : db.$executeRaw`UPDATE "ProbeRun" SET "uncertainUsd" = "uncertainUsd" + ${request.worstCaseUsd.toString()}::numeric WHERE id = ${runId}`,
+      ]);
+      spent = spent.plus(cost ?? request.worstCaseUsd);
+      stored++;
+      onStored?.(stored);
+    } catch (err) {
+      if (signal?.aborted) return;
+      const error = err instanceof OpenRouterError ? err : new OpenRouterError("network", (err as Error).message, attempts);
+      // A timeout may have been served and charged: its worst case counts against the cap.
+      const uncertain = error.kind === "timeout" || error.kind === "network";
+      const retryable = error.kind === "timeout" || error.kind === "network" || error.status === 429 || (error.status ?? 0) >= 500;
+      const final = !retryable || attempts >= maxAttempts;
+      let notBefore = 0;
+      if (!final) {
+        if (error.status === 429) {
+          const wait = error.retryAfterMs ?? baseDelayMs * 2 ** (attempts - 1);
+          pausedUntil.set(provider, Math.max(pausedUntil.get(provider) ?? 0, Date.now() + wait));
+          notBefore = Date.now() + wait;
+        } else {
+          const backoff = baseDelayMs * 2 ** (attempts - 1);
+          notBefore = Date.now() + backoff / 2 + Math.random() * (backoff / 2);
+        }
+      }
+      await db.$transaction([
+        db.probeRequest.update({
+          where: { id: request.id },
+          data: {
+            attempts,
+            error: error.message.slice(0, 500),
+            status: final ? "error" : "pending",
+            notBefore: notBefore ? new Date(notBefore) : null,
+          },
+        }),
+        ...(uncertain ? [db.$executeRaw`UPDATE "ProbeRun" SET "uncertainUsd" = "uncertainUsd" + ${request.worstCaseUsd.toString()}::numeric WHERE id = ${runId}`] : []),
+      ]);
+      if (uncertain) spent = spent.plus(request.worstCaseUsd);
+      if (final) {
+        stored++;
+        onStored?.(stored);
+      } else {
+        pending.push({ ...request, attempts, notBefore });
+        pending.sort((a, b) => a.id - b.id);
+      }
+    }
+  }
+
+  // Abandoning (a test's crash) lets the answers already being written land, so that what is
+  // stored is settled when this returns; nothing more is stored after the signal.
+  const abandon = async () => {
+    await Promise.allSettled([...inFlight.values()].map((f) => f.done));
+    return "abandoned" as const;
+  };
+  while (true) {
+    if (signal?.aborted) return abandon();
+    const now = Date.now();
+    if (currentLease && now - leaseRenewedAt > (leaseSeconds * 1000) / 3) {
+      currentLease = await renewLease(db, runId, currentLease, leaseSeconds);
+      leaseRenewedAt = now;
+      if (!currentLease) return "abandoned"; // another worker holds the run now
+    }
+    if (!stopReason && now - cancelCheckedAt > 200) {
+      cancelCheckedAt = now;
+      const row = await db.probeRun.findUnique({ where: { id: runId }, select: { cancelRequested: true } });
+      if (row?.cancelRequested) stopReason = { status: "cancelled", error: null };
+    }
+    if (stopReason || pending.length === 0) {
+      if (inFlight.size === 0) break;
+      await Promise.race([...inFlight.values()].map((f) => f.done));
+      continue;
+    }
+    const index = pending.findIndex((r) => r.notBefore <= now && (pausedUntil.get(providerKey(r.tag)) ?? 0) <= now && activeFor(providerKey(r.tag)) < concurrencyPerProvider);
+    if (index < 0) {
+      const wake = Math.min(...pending.map((r) => Math.max(r.notBefore, pausedUntil.get(providerKey(r.tag)) ?? 0)));
+      const delay = Math.max(10, Math.min(200, wake - now));
+      await Promise.race([new Promise((resolve) => setTimeout(resolve, delay)), ...[...inFlight.values()].map((f) => f.done)]);
+      continue;
+    }
+    const next = pending[index];
+    const worstCase = spent.plus(reserved()).plus(next.worstCaseUsd);
+    if (worstCase.greaterThan(cap)) {
+      stopReason = {
+        status: "failed",
+        error: `Stopped at the cost cap: the next request could cost up to $${next.worstCaseUsd.toFixed(6)}, and $${spent.plus(reserved()).toFixed(6)} is spent or in flight of the $${cap.toFixed(2)} cap`,
+      };
+      continue;
+    }
+    pending.splice(index, 1);
+    const done = send(next).finally(() => inFlight.delete(next.id));
+    inFlight.set(next.id, { provider: providerKey(next.tag), worstCase: next.worstCaseUsd, done });
+  }
+  if (signal?.aborted) return abandon();
+  return finishRun(db, runId, stopReason?.status ?? "done", stopReason?.error ?? null);
+}
+
+/** Computes and stores every endpoint's result, closes the run and frees the model for the next one. */
+export async function finishRun(db: Db, runId: number, status: "done" | "cancelled" | "failed", error: string | null): Promise<RunOutcome> {
+  const run = await db.probeRun.findUniqueOrThrow({ where: { id: runId } });
+  const plan = run.plan as unknown as Array<PlannedEndpoint & { isReference?: boolean }>;
+  const reference = plan.find((e) => e.tag === run.referenceTag);
+  const answers = await db.probeRequest.findMany({ where: { runId } });
+  const results = computeResults(
+    {
+      id: run.id,
+      referenceTag: run.referenceTag,
+      referenceProvider: reference?.provider ?? run.referenceTag,
+      endpoints: plan.filter((e) => e.tag !== run.referenceTag),
+      promptCount: run.promptCount,
+      alpha: run.alpha,
+    },
+    answers.map((a) => ({ ...a, costUsd: a.costUsd?.toString() ?? null })),
+  );
+  const finite = (v: number | null) => (v === null || !Number.isFinite(v) ? null : v);
+  await db.$transaction(async (tx) => {
+    await tx.probeResult.deleteMany({ where: { runId } });
+    await tx.probeResult.createMany({
+      data: results.map((r) => ({
+        runId,
+        modelId: run.modelId,
+        tag: r.tag,
+        provider: r.provider,
+        verdict: r.verdict,
+        method: r.method,
+        statistic: finite(r.statistic),
+        pValue: finite(r.pValue),
+        rawPValue: finite(r.rawPValue),
+        noiseFloor: finite(r.noiseFloor),
+        detectableEffect: finite(r.detectableEffect),
+        promptsCompared: r.promptsCompared,
+        promptTokensMatch: r.promptTokensMatch,
+        servedBy: r.servedBy,
+        costUsd: r.costUsd.toString(),
+        reason: r.reason,
+      })),
+    });
+    await tx.probeRun.update({ where: { id: runId }, data: { status, error, finishedAt: new Date(), leaseUntil: null } });
+    await tx.probeActiveRun.deleteMany({ where: { runId } });
+    if (status === "done") await recordVerdictChanges(tx, run.modelId, runId);
+  }, { timeout: 60_000, maxWait: 30_000 });
+  return status;
+}

@@ -1,0 +1,313 @@
+import Decimal from "decimal.js";
+import { z } from "zod";
+import type { Db } from "../db/engines";
+import { latestProviders, type ProviderRow } from "../queries/providers";
+import { DEFAULT_PLAN_SETTINGS, planProbe, requestSeed, type PlanEndpoint } from "./plan";
+import { resolvePromptSet } from "./prompt-sets";
+
+// Creating, reading and cancelling probe runs: what the API routes and the page call.
+
+export const probeInputSchema = z.object({
+  reference: z.string().min(1).max(100).optional(),
+  endpoints: z.array(z.string().min(1).max(100)).min(1).max(50).optional(),
+  prompts: z.union([z.literal("builtin"), z.object({ id: z.number().int().positive() })]).optional(),
+  maxCostUsd: z
+    .string()
+    .regex(/^\d{1,6}(\.\d{1,6})?$/, "must be a decimal string of dollars, e.g. \"2.00\"")
+    // Only a readable amount is checked here; an unreadable one already has the regex's message.
+    .refine((v) => !/^\d+(\.\d+)?$/.test(v) || new Decimal(v).greaterThan(0), "must be more than 0"),
+});
+export type ProbeInput = z.infer<typeof probeInputSchema>;
+
+export const DEFAULT_MAX_COST_USD = "2.00";
+export const PROBE_ALPHA = 0.01;
+export const ACTIVE_STATUSES = ["queued", "running"] as const;
+
+/** The model author's own endpoint: the provider whose slug is the model id's author. */
+export function defaultReference(modelId: string, endpoints: Pick<ProviderRow, "tag">[]): string | null {
+  const author = modelId.split("/")[0].toLowerCase();
+  return endpoints.find((e) => e.tag.split("/")[0].toLowerCase() === author)?.tag ?? null;
+}
+
+export function supportsLogprobs(e: Pick<ProviderRow, "supportedParameters">): boolean {
+  return e.supportedParameters.includes("logprobs") && e.supportedParameters.includes("top_logprobs");
+}
+
+function planEndpoint(e: ProviderRow): PlanEndpoint | null {
+  if (e.inputPricePerM === null || e.outputPricePerM === null) return null;
+  return { tag: e.tag, provider: e.provider, inputPricePerM: e.inputPricePerM, outputPricePerM: e.outputPricePerM, supportsLogprobs: supportsLogprobs(e) };
+}
+
+export type CreateOutcome =
+  | { kind: "created"; run: RunView }
+  | { kind: "not-found"; message: string }
+  | { kind: "bad"; message: string }
+  | { kind: "over-cap"; message: string; estimateUsd: string }
+  | { kind: "busy"; message: string };
+
+export interface Estimate {
+  reference: string | null;
+  endpoints: string[];
+  estimateUsd: string;
+  requests: number;
+  promptCount: number;
+}
+
+type Choice = { ok: true; reference: PlanEndpoint; endpoints: PlanEndpoint[] } | { ok: false; kind: "not-found" | "bad"; message: string };
+
+async function choose(db: Db, modelId: string, input: Pick<ProbeInput, "reference" | "endpoints">): Promise<Choice & { demo?: boolean }> {
+  const snapshot = await latestProviders(db, modelId);
+  if (!snapshot) return { ok: false, kind: "not-found", message: `Model ${modelId} is not watched` };
+  if (snapshot.endpoints.length === 0) return { ok: false, kind: "bad", message: "The model has no endpoints yet: poll it first" };
+  const byTag = new Map(snapshot.endpoints.map((e) => [e.tag, e]));
+  const referenceTag = input.reference ?? defaultReference(modelId, snapshot.endpoints);
+  if (!referenceTag) return { ok: false, kind: "bad", message: `reference: the model's author has no endpoint of its own; pick one of ${[...byTag.keys()].join(", ")}` };
+  const referenceRow = byTag.get(referenceTag);
+  if (!referenceRow) return { ok: false, kind: "bad", message: `reference: ${referenceTag} is not an endpoint of ${modelId}` };
+  const reference = planEndpoint(referenceRow);
+  if (!reference) return { ok: false, kind: "bad", message: `reference: ${referenceTag} has no price, so its cost cannot be bounded` };
+  const tags = input.endpoints ?? snapshot.endpoints.filter((e) => e.status === 0 && e.tag !== referenceTag).map((e) => e.tag);
+  const endpoints: PlanEndpoint[] = [];
+  for (const tag of new Set(tags)) {
+    if (tag === referenceTag) continue;
+    const row = byTag.get(tag);
+    if (!row) return { ok: false, kind: "bad", message: `endpoints: ${tag} is not an endpoint of ${modelId}` };
+    const planned = planEndpoint(row);
+    if (!planned) return { ok: false, kind: "bad", message: `endpoints: ${tag} has no price, so its cost cannot be bounded` };
+    endpoints.push(planned);
+  }
+  if (endpoints.length === 0) return { ok: false, kind: "bad", message: "endpoints: nothing to probe besides the reference" };
+  return { ok: true, reference, endpoints, demo: snapshot.demo };
+}
+
+/** What a run would cost, before anything is sent (the page shows it as the user picks). */
+export async function estimateProbe(db: Db, modelId: string, input: Pick<ProbeInput, "reference" | "endpoints" | "prompts">): Promise<Estimate | { error: string; kind: "not-found" | "bad" }> {
+  const chosen = await choose(db, modelId, input);
+  if (!chosen.ok) return { error: chosen.message, kind: chosen.kind };
+  const prompts = await resolvePromptSet(db, input.prompts ?? "builtin");
+  if (!prompts) return { error: "prompts: no uploaded prompt set with that id", kind: "bad" };
+  const plan = planProbe(prompts.prompts, chosen.reference, chosen.endpoints);
+  return {
+    reference: chosen.reference.tag,
+    endpoints: chosen.endpoints.map((e) => e.tag),
+    estimateUsd: money(plan.estimateUsd),
+    requests: plan.requests.length,
+    promptCount: prompts.prompts.length,
+  };
+}
+
+export async function createProbeRun(db: Db, modelId: string, input: ProbeInput): Promise<CreateOutcome> {
+  const chosen = await choose(db, modelId, input);
+  if (!chosen.ok) return { kind: chosen.kind, message: chosen.message };
+  const prompts = await resolvePromptSet(db, input.prompts ?? "builtin");
+  if (!prompts) return { kind: "bad", message: "prompts: no uploaded prompt set with that id" };
+  const plan = planProbe(prompts.prompts, chosen.reference, chosen.endpoints);
+  const cap = new Decimal(input.maxCostUsd);
+  if (plan.estimateUsd.greaterThan(cap)) {
+    return { kind: "over-cap", message: `The estimate $${money(plan.estimateUsd)} is over the cap $${cap.toFixed(2)}`, estimateUsd: money(plan.estimateUsd) };
+  }
+  const active = await db.probeActiveRun.findUnique({ where: { modelId } });
+  if (active) return { kind: "busy", message: `Probe ${active.runId} of ${modelId} is still active; cancel it or wait` };
+  try {
+    const runId = await db.$transaction(async (tx) => {
+      const run = await tx.probeRun.create({
+        data: {
+          modelId,
+          status: "queued",
+          referenceTag: chosen.reference.tag,
+          endpointTags: chosen.endpoints.map((e) => e.tag),
+          plan: [{ tag: chosen.reference.tag, provider: chosen.reference.provider, method: null }, ...plan.endpoints] as object,
+          promptSet: prompts.key,
+          promptSetVersion: prompts.version,
+          promptCount: prompts.prompts.length,
+          samplesPerPrompt: DEFAULT_PLAN_SETTINGS.samplesPerPrompt,
+          alpha: PROBE_ALPHA,
+          maxCostUsd: cap.toString(),
+          estimateUsd: plan.estimateUsd.toString(),
+          demo: chosen.demo ?? false,
+        },
+      });
+      await tx.probeActiveRun.create({ data: { modelId, runId: run.id } });
+      await tx.probeRequest.createMany({
+        data: plan.requests.map((r) => ({
+          runId: run.id,
+          tag: r.tag,
+          role: r.role,
+          method: r.method,
+          promptIndex: r.promptIndex,
+          sample: r.sample,
+          seed: requestSeed(run.id, r),
+          maxTokens: r.maxTokens,
+          worstCaseUsd: r.worstCaseUsd.toString(),
+          status: "pending",
+        })),
+      });
+      return run.id;
+    }, { timeout: 60_000, maxWait: 30_000 }); // a few thousand rows: seconds on a busy embedded database
+    const run = await getRunView(db, runId);
+    if (!run) throw new Error(`probe ${runId} vanished`);
+    return { kind: "created", run };
+  } catch (err) {
+    if ((err as { code?: string }).code === "P2002") return { kind: "busy", message: `Another probe of ${modelId} is active; cancel it or wait` };
+    throw err;
+  }
+}
+
+export interface EndpointProgress {
+  tag: string;
+  provider: string;
+  method: "logprobs" | "samples" | null;
+  isReference: boolean;
+  done: number;
+  errors: number;
+  total: number;
+}
+
+export interface RunView {
+  id: number;
+  modelId: string;
+  status: "queued" | "running" | "done" | "cancelled" | "failed";
+  reference: string;
+  progress: { done: number; total: number };
+  estimateUsd: string;
+  costUsd: string;
+  maxCostUsd: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  createdAt: string;
+  error?: string;
+  promptSet: string;
+  promptSetVersion: string;
+  promptCount: number;
+  alpha: number;
+  demo: boolean;
+  endpoints: EndpointProgress[];
+}
+
+export interface ResultView {
+  tag: string;
+  provider: string;
+  verdict: string;
+  method: "logprobs" | "samples" | null;
+  statistic: number | null;
+  pValue: number | null;
+  rawPValue: number | null;
+  noiseFloor: number | null;
+  detectableEffect: number | null;
+  promptsCompared: number;
+  promptTokensMatch: boolean | null;
+  servedBy: string[];
+  costUsd: string;
+  reason: string;
+}
+
+export function money(value: Decimal.Value): string {
+  const d = new Decimal(value);
+  return d.decimalPlaces() < 2 ? d.toFixed(2) : d.toFixed();
+}
+
+export async function getRunView(db: Db, runId: number): Promise<RunView | null> {
+  const run = await db.probeRun.findUnique({ where: { id: runId } });
+  if (!run) return null;
+  const counts = await db.probeRequest.groupBy({ by: ["tag", "role", "status"], where: { runId }, _count: { _all: true } });
+  const plan = run.plan as unknown as Array<{ tag: string; provider: string; method: "logprobs" | "samples" | null }>;
+  const endpoints = plan.map((e) => {
+    const isReference = e.tag === run.referenceTag;
+    const mine = counts.filter((c) => c.tag === e.tag && (isReference ? c.role !== "endpoint" : c.role === "endpoint"));
+    const sum = (status?: string) => mine.filter((c) => !status || c.status === status).reduce((s, c) => s + c._count._all, 0);
+    return { tag: e.tag, provider: e.provider, method: e.method, isReference, done: sum("done"), errors: sum("error"), total: sum() };
+  });
+  const total = counts.reduce((s, c) => s + c._count._all, 0);
+  const finished = counts.filter((c) => c.status !== "pending").reduce((s, c) => s + c._count._all, 0);
+  return {
+    id: run.id,
+    modelId: run.modelId,
+    status: run.status as RunView["status"],
+    reference: run.referenceTag,
+    progress: { done: finished, total },
+    estimateUsd: money(run.estimateUsd.toString()),
+    costUsd: money(run.costUsd.toString()),
+    maxCostUsd: money(run.maxCostUsd.toString()),
+    startedAt: run.startedAt?.toISOString() ?? null,
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    createdAt: run.createdAt.toISOString(),
+    ...(run.error ? { error: run.error } : {}),
+    promptSet: run.promptSet,
+    promptSetVersion: run.promptSetVersion,
+    promptCount: run.promptCount,
+    alpha: run.alpha,
+    demo: run.demo,
+    endpoints,
+  };
+}
+
+export async function getRunResults(db: Db, runId: number): Promise<ResultView[]> {
+  const rows = await db.probeResult.findMany({ where: { runId }, orderBy: { id: "asc" } });
+  return rows.map((r) => ({
+    tag: r.tag,
+    provider: r.provider,
+    verdict: r.verdict,
+    method: r.method as ResultView["method"],
+    statistic: r.statistic,
+    pValue: r.pValue,
+    rawPValue: r.rawPValue,
+    noiseFloor: r.noiseFloor,
+    detectableEffect: r.detectableEffect,
+    promptsCompared: r.promptsCompared,
+    promptTokensMatch: r.promptTokensMatch,
+    servedBy: r.servedBy,
+    costUsd: money(r.costUsd.toString()),
+    reason: r.reason,
+  }));
+}
+
+export async function listRuns(db: Db, modelId: string, limit: number): Promise<RunView[]> {
+  const rows = await db.probeRun.findMany({ where: { modelId }, orderBy: { id: "desc" }, take: limit, select: { id: true } });
+  const views = await Promise.all(rows.map((r) => getRunView(db, r.id)));
+  return views.filter((v): v is RunView => v !== null);
+}
+
+/** Asks a run to stop. A queued run stops at once; a running one after its in-flight answers. */
+export async function cancelRun(db: Db, runId: number): Promise<RunView | null> {
+  const run = await db.probeRun.findUnique({ where: { id: runId } });
+  if (!run) return null;
+  if (run.status === "queued") {
+    await db.$transaction([
+      db.probeRun.updateMany({ where: { id: runId, status: "queued" }, data: { status: "cancelled", cancelRequested: true, finishedAt: new Date() } }),
+      db.probeActiveRun.deleteMany({ where: { runId } }),
+    ]);
+  } else if (run.status === "running") {
+    await db.probeRun.update({ where: { id: runId }, data: { cancelRequested: true } });
+  }
+  return getRunView(db, runId);
+}
+
+/** Each endpoint's verdict in the model's latest completed probe (for the rules and the badges). */
+export interface LatestVerdict {
+  tag: string;
+  verdict: string;
+  reason: string;
+  runId: number;
+  finishedAt: string;
+  statistic: number | null;
+  noiseFloor: number | null;
+  pValue: number | null;
+  method: string | null;
+}
+
+export async function latestVerdicts(db: Db, modelId: string): Promise<LatestVerdict[]> {
+  const run = await db.probeRun.findFirst({ where: { modelId, status: "done" }, orderBy: { id: "desc" } });
+  if (!run) return [];
+  const results = await db.probeResult.findMany({ where: { runId: run.id } });
+  return results.map((r) => ({
+    tag: r.tag,
+    verdict: r.verdict,
+    reason: r.reason,
+    runId: run.id,
+    finishedAt: (run.finishedAt ?? run.createdAt).toISOString(),
+    statistic: r.statistic,
+    noiseFloor: r.noiseFloor,
+    pValue: r.pValue,
+    method: r.method,
+  }));
+}

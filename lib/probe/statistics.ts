@@ -1,0 +1,391 @@
+import { seededRandom } from "./random";
+
+// The statistics of the fidelity probe, pure and without I/O, so they are tested on simulated data
+// (tests/unit/probe-statistics.test.ts) and measured by `npm run bench:probe`.
+//
+// Two methods, as in Model Equality Testing (Gao, Liang, Guestrin, ICLR 2025):
+// - logprobs: per prompt, the total variation between an endpoint's top-k next-token distribution
+//   and the reference's, against the reference's own run-to-run noise (a second reference call),
+//   decided by a paired sign-flip permutation test over prompts;
+// - samples: short completions compared with the reference's by MMD with a character-prefix
+//   kernel and a permutation p-value.
+// p-values are corrected over the endpoints of a run with Holm's method.
+
+export interface TopLogprob {
+  token: string;
+  logprob: number;
+}
+
+/** A top-k next-token distribution: the listed tokens' probabilities and the mass left unlisted. */
+export interface TopKDistribution {
+  probabilities: Map<string, number>;
+  unlisted: number;
+}
+
+/**
+ * Logprobs exponentiated; when the listed mass exceeds 1 (rounding, or a provider that normalised
+ * over its top k) it is renormalised to 1, otherwise what is left is the unlisted bucket.
+ * A token listed twice keeps its larger probability.
+ */
+export function toDistribution(top: TopLogprob[]): TopKDistribution {
+  const probabilities = new Map<string, number>();
+  for (const { token, logprob } of top) {
+    const p = Number.isFinite(logprob) ? Math.exp(Math.min(0, logprob)) : 0;
+    probabilities.set(token, Math.max(probabilities.get(token) ?? 0, p));
+  }
+  let listed = 0;
+  for (const p of probabilities.values()) listed += p;
+  if (listed > 1) {
+    for (const [token, p] of probabilities) probabilities.set(token, p / listed);
+    return { probabilities, unlisted: 0 };
+  }
+  return { probabilities, unlisted: 1 - listed };
+}
+
+/**
+ * Total variation over the union of both lists' tokens, with each side's unlisted mass as one more
+ * bucket. A token listed on one side only counts as probability 0 on the other: its mass there is
+ * somewhere in that side's unlisted bucket. This can overstate the true distance a little, never
+ * by more than the unlisted masses, and it does so alike for the endpoint and for the noise floor.
+ */
+export function totalVariation(a: TopKDistribution, b: TopKDistribution): number {
+  let sum = Math.abs(a.unlisted - b.unlisted);
+  for (const [token, p] of a.probabilities) sum += Math.abs(p - (b.probabilities.get(token) ?? 0));
+  for (const [token, q] of b.probabilities) if (!a.probabilities.has(token)) sum += q;
+  return Math.min(1, sum / 2);
+}
+
+export interface PairedTestResult {
+  /** Prompts with all three answers. */
+  n: number;
+  /** Mean over prompts of TV(endpoint, reference). */
+  statistic: number;
+  /** Mean over prompts of TV(reference repeat, reference): the noise floor. */
+  noiseFloor: number;
+  /** statistic − noiseFloor: the effect size, in units of total variation. */
+  effect: number;
+  /** Standard deviation of the per-prompt differences. */
+  sdDifference: number;
+  pValue: number;
+}
+
+/**
+ * One-sided paired sign-flip permutation test of "the endpoint is further from the reference than
+ * the reference is from itself". Under the null (the endpoint serves the reference's model), the
+ * endpoint's answer and the reference's second answer are exchangeable, so each prompt's
+ * difference TV(endpoint, ref) − TV(ref2, ref) is symmetric around zero and its sign can be
+ * flipped. Exact over all 2^n sign patterns up to n = 16, else `permutations` seeded random ones.
+ */
+export function pairedSignFlipTest(
+  endpointDistances: number[],
+  noiseDistances: number[],
+  { permutations = 9_999, seed = 1 }: { permutations?: number; seed?: number } = {},
+): PairedTestResult {
+  const n = Math.min(endpointDistances.length, noiseDistances.length);
+  const differences = Array.from({ length: n }, (_, i) => endpointDistances[i] - noiseDistances[i]);
+  const statistic = mean(endpointDistances.slice(0, n));
+  const noiseFloor = mean(noiseDistances.slice(0, n));
+  if (n === 0) return { n, statistic: NaN, noiseFloor: NaN, effect: NaN, sdDifference: NaN, pValue: 1 };
+  const observed = sum(differences);
+  // A tiny tolerance so that sums equal up to rounding count as "at least as extreme".
+  const tolerance = 1e-12 * (1 + Math.abs(observed));
+  let extreme = 0;
+  let total = 0;
+  if (n <= 16) {
+    for (let mask = 0; mask < 1 << n; mask++) {
+      let s = 0;
+      for (let i = 0; i < n; i++) s += mask & (1 << i) ? -differences[i] : differences[i];
+      if (s >= observed - tolerance) extreme++;
+      total++;
+    }
+  } else {
+    const random = seededRandom(seed);
+    extreme = 1; // the observed labelling is one of the permutations
+    total = 1;
+    for (let b = 0; b < permutations; b++) {
+      let s = 0;
+      for (let i = 0; i < n; i++) s += random() < 0.5 ? -differences[i] : differences[i];
+      if (s >= observed - tolerance) extreme++;
+      total++;
+    }
+  }
+  return {
+    n,
+    statistic,
+    noiseFloor,
+    effect: observed / n,
+    sdDifference: standardDeviation(differences),
+    pValue: extreme / total,
+  };
+}
+
+/**
+ * The smallest mean excess distance (effect) the paired test would detect with the given power at
+ * level alpha, by the normal approximation (z_{1−α} + z_{power})·sd/√n. With fewer than two
+ * prompts nothing could be detected (Infinity).
+ */
+export function detectableEffect(sdDifference: number, n: number, alpha: number, power = 0.8): number {
+  if (n < 2 || !Number.isFinite(sdDifference)) return Infinity;
+  return ((normalQuantile(1 - alpha) + normalQuantile(power)) * sdDifference) / Math.sqrt(n);
+}
+
+/** Holm's step-down correction: adjusted p-values (monotone, capped at 1), null stays null. */
+export function holmAdjust(pValues: Array<number | null>): Array<number | null> {
+  const indexed = pValues.flatMap((p, i) => (p === null ? [] : [{ p, i }])).sort((a, b) => a.p - b.p);
+  const m = indexed.length;
+  const adjusted: Array<number | null> = pValues.map(() => null);
+  let running = 0;
+  indexed.forEach(({ p, i }, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * p));
+    adjusted[i] = running;
+  });
+  return adjusted;
+}
+
+// ---- Samples: MMD with a character-prefix kernel.
+
+/** Completions of one prompt: the endpoint's (x) and the reference's (y). */
+export interface SampleGroup {
+  x: string[];
+  y: string[];
+}
+
+/**
+ * k(a, b) = min(common prefix length, L) / L: the share of the first L prefix lengths on which
+ * two completions agree. A sum of indicator kernels (one per prefix length), so positive definite.
+ */
+export function prefixKernel(a: string, b: string, prefixLength: number): number {
+  const limit = Math.min(a.length, b.length, prefixLength);
+  let common = 0;
+  while (common < limit && a.charCodeAt(common) === b.charCodeAt(common)) common++;
+  return common / prefixLength;
+}
+
+export interface MmdResult {
+  /** Unbiased MMD², averaged over prompts. */
+  statistic: number;
+  pValue: number;
+  /** The permutation null's (1 − alpha) quantile: a statistic above it would have been detected. */
+  criticalValue: number;
+  n: number;
+}
+
+/**
+ * Two-sample test over prompts: the kernel compares completions of the same prompt only (as in
+ * Model Equality Testing), MMD² is the mean of the per-prompt unbiased estimates, and the p-value
+ * comes from relabelling completions within each prompt (`permutations` seeded random relabellings).
+ */
+export function mmdTest(
+  groups: SampleGroup[],
+  { prefixLength = 32, permutations = 1_999, seed = 1, alpha = 0.01 }: { prefixLength?: number; permutations?: number; seed?: number; alpha?: number } = {},
+): MmdResult {
+  const usable = groups.filter((g) => g.x.length >= 2 && g.y.length >= 2);
+  if (usable.length === 0) return { statistic: NaN, pValue: 1, criticalValue: NaN, n: 0 };
+  const prepared = usable.map((g) => {
+    const pooled = [...g.x, ...g.y];
+    const kernel = pooled.map((a) => pooled.map((b) => prefixKernel(a, b, prefixLength)));
+    return { kernel, size: pooled.length, xCount: g.x.length };
+  });
+  const labelsOf = (p: (typeof prepared)[number]) => Array.from({ length: p.size }, (_, i) => i < p.xCount);
+  const statisticFor = (labelling: boolean[][]) =>
+    mean(prepared.map((p, g) => unbiasedMmd2(p.kernel, labelling[g])));
+  const observed = statisticFor(prepared.map(labelsOf));
+  const random = seededRandom(seed);
+  const nulls: number[] = [];
+  let extreme = 1;
+  for (let b = 0; b < permutations; b++) {
+    const value = statisticFor(prepared.map((p) => shuffle(labelsOf(p), random)));
+    nulls.push(value);
+    if (value >= observed - 1e-12) extreme++;
+  }
+  nulls.sort((a, b) => a - b);
+  const criticalValue = nulls[Math.min(nulls.length - 1, Math.ceil((1 - alpha) * nulls.length))];
+  return { statistic: observed, pValue: extreme / (permutations + 1), criticalValue, n: usable.length };
+}
+
+function unbiasedMmd2(kernel: number[][], isX: boolean[]): number {
+  let xx = 0, yy = 0, xy = 0, nx = 0, ny = 0;
+  for (let i = 0; i < isX.length; i++) (isX[i] ? nx++ : ny++);
+  for (let i = 0; i < isX.length; i++) {
+    for (let j = 0; j < isX.length; j++) {
+      if (i === j) continue;
+      const k = kernel[i][j];
+      if (isX[i] && isX[j]) xx += k;
+      else if (!isX[i] && !isX[j]) yy += k;
+      else if (isX[i]) xy += k;
+    }
+  }
+  return xx / (nx * (nx - 1)) + yy / (ny * (ny - 1)) - (2 * xy) / (nx * ny);
+}
+
+function shuffle<T>(items: T[], random: () => number): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+  return items;
+}
+
+// ---- Verdicts.
+
+export type Verdict = "reference" | "matches" | "differs" | "prompt-format" | "not-pinned" | "inconclusive";
+export type ProbeMethod = "logprobs" | "samples";
+
+export interface EndpointEvidence {
+  tag: string;
+  isReference: boolean;
+  /** Answers served by another provider than the one pinned (never compared). */
+  servedByOthers: number;
+  /** Prompts whose usage.prompt_tokens differ from the reference's for the same prompt. */
+  promptTokenMismatches: number;
+  /** Prompts on which both sides reported prompt_tokens. */
+  promptTokensCompared: number;
+  /** Prompts planned for this endpoint. */
+  promptsPlanned: number;
+  /** The test's outcome, or null when nothing could be compared. */
+  test: {
+    method: ProbeMethod;
+    statistic: number;
+    noiseFloor: number;
+    pValue: number;
+    promptsCompared: number;
+    /** The smallest effect this run could detect (TV for logprobs, MMD² for samples). */
+    detectableEffect: number;
+    /** For samples: the reference against itself rejected at alpha (the noise floor is too high). */
+    noiseRejected?: boolean;
+  } | null;
+}
+
+export interface VerdictOptions {
+  alpha: number;
+  /** Fewer compared prompts than this share of the plan (or than minPrompts) is inconclusive. */
+  minShareCompared: number;
+  minPrompts: number;
+  /** For logprobs: `matches` needs the run to be able to detect an excess TV at least this small. */
+  maxDetectableTv: number;
+}
+
+export const DEFAULT_VERDICT_OPTIONS: VerdictOptions = { alpha: 0.01, minShareCompared: 0.8, minPrompts: 10, maxDetectableTv: 0.05 };
+
+export interface EndpointVerdict {
+  tag: string;
+  verdict: Verdict;
+  method: ProbeMethod | null;
+  /** Holm-adjusted p-value (over the endpoints tested in this run); null when no test was made. */
+  pValue: number | null;
+  rawPValue: number | null;
+  statistic: number | null;
+  noiseFloor: number | null;
+  detectableEffect: number | null;
+  promptsCompared: number;
+  promptTokensMatch: boolean | null;
+  /** Plain words: why this verdict, with its numbers. */
+  reason: string;
+}
+
+/** Decides every endpoint of a run at once (the correction is over the endpoints that were tested). */
+export function decideVerdicts(evidence: EndpointEvidence[], options: VerdictOptions = DEFAULT_VERDICT_OPTIONS): EndpointVerdict[] {
+  const minCompared = (e: EndpointEvidence) => Math.max(options.minPrompts, Math.ceil(options.minShareCompared * e.promptsPlanned));
+  const tested = evidence.map((e) =>
+    !e.isReference && e.servedByOthers === 0 && e.promptTokenMismatches === 0 && e.test && e.test.promptsCompared >= minCompared(e)
+      ? e.test.pValue
+      : null,
+  );
+  const adjusted = holmAdjust(tested);
+  const testedCount = tested.filter((p) => p !== null).length;
+  return evidence.map((e, i) => {
+    const base = {
+      tag: e.tag,
+      method: e.test?.method ?? null,
+      rawPValue: e.test?.pValue ?? null,
+      pValue: adjusted[i],
+      statistic: e.test?.statistic ?? null,
+      noiseFloor: e.test?.noiseFloor ?? null,
+      detectableEffect: e.test && Number.isFinite(e.test.detectableEffect) ? e.test.detectableEffect : null,
+      promptsCompared: e.test?.promptsCompared ?? 0,
+      promptTokensMatch: e.promptTokensCompared > 0 ? e.promptTokenMismatches === 0 : null,
+    };
+    if (e.isReference) return { ...base, verdict: "reference" as const, pValue: null, reason: "The reference endpoint" };
+    if (e.servedByOthers > 0) {
+      return { ...base, verdict: "not-pinned" as const, pValue: null, reason: `${e.servedByOthers} answer${e.servedByOthers === 1 ? " was" : "s were"} served by another provider` };
+    }
+    if (e.promptTokenMismatches > 0) {
+      return {
+        ...base,
+        verdict: "prompt-format" as const,
+        pValue: null,
+        reason: `prompt tokens differ from the reference's on ${e.promptTokenMismatches} of ${e.promptTokensCompared} prompts (another chat template or tokenizer)`,
+      };
+    }
+    if (!e.test || e.test.promptsCompared < minCompared(e)) {
+      return { ...base, verdict: "inconclusive" as const, pValue: null, reason: `too few valid answers: ${e.test?.promptsCompared ?? 0} of ${e.promptsPlanned} prompts compared (needs ${minCompared(e)})` };
+    }
+    const t = e.test;
+    const p = adjusted[i] ?? 1;
+    const numbers = describeNumbers(t.method, t.statistic, t.noiseFloor, p);
+    if (p < options.alpha) return { ...base, verdict: "differs" as const, reason: `differs from reference (${numbers})` };
+    const level = options.alpha / Math.max(1, testedCount);
+    if (t.method === "logprobs" && !(t.detectableEffect <= options.maxDetectableTv)) {
+      return { ...base, verdict: "inconclusive" as const, reason: `noise floor too high to decide (${numbers}; could only detect an excess TV of ${fmt(t.detectableEffect)})` };
+    }
+    if (t.method === "samples" && t.noiseRejected) {
+      return { ...base, verdict: "inconclusive" as const, reason: `the reference does not match itself, so the noise floor is too high to decide (${numbers})` };
+    }
+    const detectable =
+      t.method === "logprobs"
+        ? `would have detected a mean excess TV of ${fmt(t.detectableEffect)} with 80% power at level ${fmt(level)}`
+        : `would have detected an MMD² above ${fmt(t.detectableEffect)}`;
+    return { ...base, verdict: "matches" as const, reason: `no difference detected (${numbers}); ${detectable}` };
+  });
+}
+
+function describeNumbers(method: ProbeMethod, statistic: number, noiseFloor: number, p: number): string {
+  const name = method === "logprobs" ? "TV" : "MMD²";
+  return `${name} ${fmt(statistic)} vs noise ${fmt(noiseFloor)}, ${formatP(p)}`;
+}
+
+export function formatP(p: number): string {
+  return p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`;
+}
+
+function fmt(value: number): string {
+  if (!Number.isFinite(value)) return "∞";
+  return Math.abs(value) >= 0.01 || value === 0 ? value.toFixed(3) : value.toExponential(1);
+}
+
+// ---- Small numeric helpers.
+
+function sum(values: number[]): number {
+  let s = 0;
+  for (const v of values) s += v;
+  return s;
+}
+
+export function mean(values: number[]): number {
+  return values.length ? sum(values) / values.length : NaN;
+}
+
+function standardDeviation(values: number[]): number {
+  if (values.length < 2) return NaN;
+  const m = mean(values);
+  return Math.sqrt(sum(values.map((v) => (v - m) ** 2)) / (values.length - 1));
+}
+
+/** Inverse of the standard normal CDF (Acklam's rational approximation, |error| < 1.2e-9). */
+export function normalQuantile(p: number): number {
+  if (p <= 0) return -Infinity;
+  if (p >= 1) return Infinity;
+  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const low = 0.02425;
+  if (p < low) {
+    const q = Math.sqrt(-2 * Math.log(p));
+    return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  }
+  if (p > 1 - low) return -normalQuantile(1 - p);
+  const q = p - 0.5;
+  const r = q * q;
+  return ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}

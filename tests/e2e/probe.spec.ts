@@ -1,0 +1,136 @@
+import { expect, test } from "@playwright/test";
+import { expectNoStack, expectSecurityHeaders, poll, replicaControl, screenshot } from "./helpers";
+
+// The fidelity probe over HTTP and in the browser, against the replica: bad input to every probe
+// route, then a probe run from the model page (estimate, progress, verdicts and reasons), cancel.
+
+const KIMI = "moonshotai/kimi-k2.5";
+const API = `/api/models/${KIMI}/probes`;
+
+test.describe("fidelity probe", () => {
+  test.beforeAll(async ({ request }) => {
+    await replicaControl(request, "reset");
+    await poll(request);
+  });
+
+  test("bad input to every probe route answers a clear error naming the field", async ({ request }) => {
+    const cases: Array<{ method: "GET" | "POST"; url: string; body?: unknown; status: number; message: RegExp }> = [
+      { method: "POST", url: API, body: {}, status: 400, message: /^maxCostUsd: / },
+      { method: "POST", url: API, body: { maxCostUsd: "two" }, status: 400, message: /^maxCostUsd: must be a decimal string/ },
+      { method: "POST", url: API, body: { maxCostUsd: "0" }, status: 400, message: /^maxCostUsd: must be more than 0/ },
+      { method: "POST", url: API, body: { maxCostUsd: "2", reference: "nobody" }, status: 400, message: /^reference: nobody is not an endpoint/ },
+      { method: "POST", url: API, body: { maxCostUsd: "2", endpoints: ["nowhere"] }, status: 400, message: /^endpoints: nowhere is not an endpoint/ },
+      { method: "POST", url: API, body: { maxCostUsd: "2", endpoints: [] }, status: 400, message: /^endpoints: / },
+      { method: "POST", url: API, body: { maxCostUsd: "2", prompts: "mine" }, status: 400, message: /^prompts: / },
+      { method: "POST", url: API, body: { maxCostUsd: "2", prompts: { id: 99999 } }, status: 400, message: /^prompts: no uploaded prompt set/ },
+      { method: "POST", url: API, body: "{oops", status: 400, message: /not valid JSON/ },
+      { method: "POST", url: "/api/models/nobody/nothing/probes", body: { maxCostUsd: "2" }, status: 404, message: /not watched/ },
+      { method: "GET", url: `${API}?limit=0`, status: 400, message: /^limit: / },
+      { method: "GET", url: "/api/models/nobody/nothing/probes", status: 404, message: /not watched/ },
+      { method: "POST", url: `${API}/estimate`, body: { reference: "nobody" }, status: 400, message: /^reference: / },
+      { method: "GET", url: "/api/probes/abc", status: 400, message: /^id: must be a probe id/ },
+      { method: "GET", url: "/api/probes/999999", status: 404, message: /No probe 999999/ },
+      { method: "POST", url: "/api/probes/abc/cancel", status: 400, message: /^id: / },
+      { method: "POST", url: "/api/probes/999999/cancel", status: 404, message: /No probe 999999/ },
+      { method: "POST", url: "/api/probes/prompt-sets", body: "not json\n{\"prompt\": 5}", status: 400, message: /bad lines/ },
+    ];
+    for (const c of cases) {
+      const what = `${c.method} ${c.url} ${typeof c.body === "string" ? c.body : JSON.stringify(c.body ?? "")}`;
+      const response = await request.fetch(c.url, {
+        method: c.method,
+        ...(c.body === undefined ? {} : { data: typeof c.body === "string" ? Buffer.from(c.body) : JSON.stringify(c.body) }),
+        headers: { "content-type": "application/json" },
+      });
+      const text = await response.text();
+      expect(response.status(), what).toBe(c.status);
+      expect(JSON.parse(text).error.message, what).toMatch(c.message);
+      expectSecurityHeaders(response, what);
+      expectNoStack(text, what);
+    }
+    // Over the cap: 422 with the estimate, and nothing started.
+    const over = await request.post(API, { data: { maxCostUsd: "0.000001" } });
+    expect(over.status()).toBe(422);
+    const body = await over.json();
+    expect(body.estimateUsd).toMatch(/^0\.\d+$/);
+    expect(body.error).toMatch(/is over the cap/);
+    expect((await (await request.get(API)).json()).runs).toEqual([]);
+    // A cross-site write is refused like every other change.
+    const crossSite = await request.post(API, { data: { maxCostUsd: "2" }, headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" } });
+    expect(crossSite.status()).toBe(403);
+  });
+
+  test("run a probe from the page: estimate, progress, verdicts with reasons; a second run is cancelled", async ({ page, request }) => {
+    test.setTimeout(300_000);
+    await page.goto(`/models/${KIMI}#fidelity`);
+    const section = page.getByRole("region", { name: "Fidelity" });
+    await expect(section.getByLabel("Reference endpoint")).toHaveValue("moonshotai/int4");
+    // Default: every endpoint with status 0 (BaseTen's -5 is not ticked). Keep four, to be quick.
+    await expect(section.getByRole("checkbox", { name: "baseten/fp4" })).not.toBeChecked();
+    for (const tag of ["siliconflow/int4", "atlas-cloud/int4", "parasail/int4", "deepinfra", "venice"]) {
+      await section.getByRole("checkbox", { name: tag }).uncheck();
+    }
+    await expect(section.getByText(/^Estimated cost: \$0\.\d+ \(246 requests over 41 prompts, reference calls included\)$/)).toBeVisible();
+    await screenshot(page, "probe-settings");
+    await section.getByRole("button", { name: "Run probe" }).click();
+
+    const run = section.getByRole("region", { name: /^Probe \d+$/ });
+    // Creating the run stores its 246 planned requests first: slow on a busy machine.
+    await expect(run.getByTestId("probe-progress")).toHaveText(/^\d+ of 246 requests$/, { timeout: 60_000 });
+    await expect(run.getByRole("progressbar", { name: "Probe progress" })).toBeVisible();
+    await expect(section.getByRole("button", { name: "Run probe" })).toBeDisabled();
+    await expect(run.getByTestId("probe-status")).toHaveText("done", { timeout: 240_000 });
+    await expect(run.getByTestId("probe-progress")).toHaveText("246 of 246 requests");
+    const row = (tag: string) => run.getByRole("row").filter({ has: page.getByRole("rowheader", { name: tag, exact: true }) });
+    await expect(row("moonshotai/int4")).toContainText("reference");
+    await expect(row("chutes/int4")).toContainText("matches reference");
+    await expect(row("chutes/int4")).toContainText(/no difference detected \(TV 0\.\d{3} vs noise 0\.\d{3}, p = 0\.\d{3}\); would have detected a mean excess TV of/);
+    await expect(row("fireworks")).toContainText("differs from reference");
+    await expect(row("fireworks")).toContainText(/differs from reference \(TV 0\.\d{3} vs noise 0\.\d{3}, p < 0\.001\)/);
+    await expect(row("together")).toContainText("prompt format differs");
+    await expect(row("together")).toContainText("prompt tokens differ from the reference's on 41 of 41 prompts");
+    await expect(row("novita")).toContainText("not pinned");
+    await expect(row("novita")).toContainText("served by DeepInfra, Novita");
+    await expect(run).toContainText("demo data");
+    await run.scrollIntoViewIfNeeded();
+    await screenshot(page, "probe-verdicts");
+
+    // The API says the same.
+    const listed = (await (await request.get(`${API}?limit=1`)).json()).runs[0];
+    const detail = await (await request.get(`/api/probes/${listed.id}`)).json();
+    expect(detail).toMatchObject({ status: "done", reference: "moonshotai/int4", progress: { done: 246, total: 246 } });
+    expect(detail.results.find((r: { tag: string }) => r.tag === "fireworks")).toMatchObject({ verdict: "differs", method: "logprobs", promptsCompared: 41, promptTokensMatch: true, servedBy: ["Fireworks"] });
+    expect(detail.costUsd).toMatch(/^0\.\d+$/);
+
+    // The verdicts as a rule: badges on every row, and the rule excludes what did not match.
+    await page.reload();
+    const providers = page.getByRole("table", { name: "Providers" });
+    const providerRow = (name: string) => providers.getByRole("row").filter({ hasText: name });
+    await expect(providerRow("Fireworks")).toContainText("differs from reference");
+    await expect(providerRow("Chutes")).toContainText("matches reference");
+    const routingJson = page.getByLabel("Routing preferences JSON");
+    await expect(routingJson).toContainText('"fireworks"');
+    await page.getByRole("checkbox", { name: "Exclude endpoints whose latest probe did not match the reference" }).check();
+    await expect(page).toHaveURL(/xprobe=true/);
+    await expect(providerRow("Fireworks")).toContainText(/Excluded: differs from reference \(TV 0\.\d{3} vs noise 0\.\d{3}, p < 0\.001\); probe of \d{4}-\d{2}-\d{2}/);
+    await expect(providerRow("Together")).toContainText("Excluded: prompt format: prompt tokens differ");
+    await expect(providerRow("Novita")).toContainText("Excluded: not pinned:");
+    await expect(routingJson).not.toContainText('"fireworks"');
+    await expect(routingJson).toContainText('"chutes/int4"');
+    await screenshot(page, "probe-rule");
+    await page.reload();
+    await expect(page.getByRole("checkbox", { name: "Exclude endpoints whose latest probe did not match the reference" })).toBeChecked();
+    await expect(routingJson).not.toContainText('"fireworks"');
+    const routingApi = await (await request.get(`/api/models/${KIMI}/routing?xprobe=true`)).json();
+    expect(JSON.stringify(routingApi)).not.toContain('"fireworks"');
+
+    // A second run, cancelled from the page.
+    await section.getByRole("button", { name: "Run probe" }).click();
+    const second = section.getByRole("region", { name: `Probe ${listed.id + 1}` });
+    await expect(second.getByTestId("probe-status")).toHaveText(/queued|running/, { timeout: 60_000 });
+    const busy = await request.post(API, { data: { maxCostUsd: "2" } });
+    expect(busy.status()).toBe(409);
+    await second.getByRole("button", { name: "Cancel probe" }).click();
+    await expect(second.getByTestId("probe-status")).toHaveText("cancelled", { timeout: 60_000 });
+    await screenshot(page, "probe-cancelled");
+  });
+});

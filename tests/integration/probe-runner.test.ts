@@ -1,0 +1,193 @@
+import Decimal from "decimal.js";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { OpenedDb } from "@/lib/db/engines";
+import { createOpenRouterClient } from "@/lib/openrouter/client";
+import { runPollCycle } from "@/lib/poller/cycle";
+import { uploadPromptSet } from "@/lib/probe/prompt-sets";
+import { claimRun, processRun, type RunnerOptions } from "@/lib/probe/runner";
+import { listChanges } from "@/lib/history/change-log";
+import { probeSpend } from "@/lib/probe/spend";
+import { cancelRun, createProbeRun, getRunResults, getRunView, latestVerdicts, type ProbeInput } from "@/lib/probe/runs";
+import { seedWatchedModels } from "@/lib/watched-models";
+import { injectFault, resetReplica, startReplica, type Replica } from "@/replica/server";
+import { engines } from "../helpers/db";
+
+// The probe runner against the replica with the real client, on both engines: a whole run and its
+// verdicts, a crash and resume, the cost cap, cancel, faults during a run, one run per model.
+
+const KIMI = "moonshotai/kimi-k2.5";
+
+describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
+  let opened: OpenedDb;
+  let replica: Replica;
+  let smallSet: number;
+  // A generous timeout: the replica shares this process (and its event loop) with the database.
+  const client = (timeoutMs = 15_000) => createOpenRouterClient({ baseUrl: replica.baseUrl, timeoutMs, maxAttempts: 1 });
+  const runner: RunnerOptions = { baseDelayMs: 20, concurrencyPerProvider: 4 };
+
+  async function create(input: Partial<ProbeInput>) {
+    const outcome = await createProbeRun(opened.db, KIMI, { maxCostUsd: "2.00", ...input });
+    if (outcome.kind !== "created") throw new Error(`${outcome.kind}: ${outcome.message}`);
+    return outcome.run;
+  }
+  async function work(runId: number, options: RunnerOptions = {}, timeoutMs?: number) {
+    const claimed = await claimRun(opened.db, 30, runId);
+    if (!claimed) throw new Error(`run ${runId} could not be claimed`);
+    return processRun(opened.db, client(timeoutMs), runId, claimed.lease, { ...runner, ...options });
+  }
+  const verdictsOf = async (runId: number) => Object.fromEntries((await getRunResults(opened.db, runId)).map((r) => [r.tag, r.verdict]));
+
+  beforeAll(async () => {
+    [opened, replica] = await Promise.all([engine.open(), startReplica()]);
+    await seedWatchedModels(opened.db, [KIMI]);
+    await runPollCycle(opened.db, createOpenRouterClient({ baseUrl: replica.baseUrl }), { trigger: "test" });
+    const lines = Array.from({ length: 12 }, (_, i) => JSON.stringify({ prompt: `Probe prompt number ${i}: say something about the number ${i * 7}.` }));
+    const upload = await uploadPromptSet(opened.db, "small", lines.join("\n"));
+    if (!upload.ok) throw new Error("upload failed");
+    smallSet = upload.id;
+  }, 300_000);
+  afterAll(async () => {
+    await Promise.all([opened?.close(), replica?.close()]);
+  });
+  beforeEach(() => resetReplica(replica.url));
+  // A test that fails mid-run must not leave its model busy for the next.
+  afterEach(() => opened.db.probeActiveRun.deleteMany());
+
+  // Over 12 uploaded prompts to keep the test short (the built-in 41 take minutes here; the
+  // benchmark runs those): every default endpoint, the expected verdict for each.
+  it("a run with the default endpoints completes with the expected verdicts, costs and served providers", async () => {
+    const created = await create({ prompts: { id: smallSet } });
+    expect(created).toMatchObject({ status: "queued", reference: "moonshotai/int4", promptCount: 12 });
+    expect(created.endpoints.map((e) => e.tag)).not.toContain("baseten/fp4"); // status -5 is not probed by default
+    expect(await work(created.id)).toBe("done");
+    const run = await getRunView(opened.db, created.id);
+    expect(run).toMatchObject({ status: "done", progress: { done: created.progress.total, total: created.progress.total } });
+    const reasons = (await getRunResults(opened.db, created.id)).map((r) => `${r.tag}: ${r.reason}`).join("\n");
+    expect(await verdictsOf(created.id), reasons).toEqual({
+      "moonshotai/int4": "reference",
+      "chutes/int4": "matches",
+      "siliconflow/int4": "matches", // no logprobs: compared by samples
+      "atlas-cloud/int4": "matches",
+      "parasail/int4": "matches",
+      fireworks: "differs", // a perturbed copy of the weights
+      deepinfra: "matches",
+      together: "prompt-format", // 7 more prompt tokens: another template
+      novita: "not-pinned", // some answers came from DeepInfra
+      venice: "differs", // perturbed, compared by samples
+    });
+    const results = await getRunResults(opened.db, created.id);
+    const fireworks = results.find((r) => r.tag === "fireworks");
+    expect(fireworks).toMatchObject({ method: "logprobs", promptsCompared: 12, promptTokensMatch: true, servedBy: ["Fireworks"] });
+    expect(fireworks?.pValue).toBeLessThan(0.01);
+    expect(fireworks?.statistic).toBeGreaterThan(fireworks?.noiseFloor ?? 1);
+    expect(fireworks?.reason).toMatch(/^differs from reference \(TV 0\.\d{3} vs noise 0\.\d{3}, p (< 0\.001|= 0\.00\d)\)$/);
+    const chutes = results.find((r) => r.tag === "chutes/int4");
+    expect(chutes?.reason).toMatch(/would have detected a mean excess TV of/);
+    expect(results.find((r) => r.tag === "novita")?.servedBy).toEqual(["DeepInfra", "Novita"]);
+    expect(results.find((r) => r.tag === "venice")?.method).toBe("samples");
+    // The run's cost is the exact sum of the answers' costs, and of the results' costs.
+    const answers = await opened.db.probeRequest.findMany({ where: { runId: created.id } });
+    const sum = answers.reduce((s, a) => s.plus(a.costUsd?.toString() ?? "0"), new Decimal(0));
+    expect(run?.costUsd).toBe(sum.toFixed());
+    expect(results.reduce((s, r) => s.plus(r.costUsd), new Decimal(0)).toFixed()).toBe(sum.toFixed());
+    // The estimate is typical token counts, not a bound (another template, a fallback's prices);
+    // the worst cases the cap is checked against are.
+    const worst = answers.reduce((s, a) => s.plus(a.worstCaseUsd.toString()), new Decimal(0));
+    expect(new Decimal(run?.costUsd ?? "0").lessThanOrEqualTo(worst)).toBe(true);
+    // Every request was sent exactly once (its seed is unique), reasoning disabled, pinned.
+    expect(replica.state.chat.calls).toHaveLength(answers.length);
+    expect((await latestVerdicts(opened.db, KIMI)).find((v) => v.tag === "fireworks")?.verdict).toBe("differs");
+  }, 600_000); // about 400 requests: minutes on a busy machine
+
+  it("one active run per model: a second is refused while the first is queued; a cap under the estimate is refused", async () => {
+    const first = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4"] });
+    const second = await createProbeRun(opened.db, KIMI, { maxCostUsd: "2.00", prompts: { id: smallSet } });
+    expect(second).toMatchObject({ kind: "busy" });
+    expect((await cancelRun(opened.db, first.id))?.status).toBe("cancelled");
+    const tooSmall = await createProbeRun(opened.db, KIMI, { maxCostUsd: "0.000001" });
+    expect(tooSmall).toMatchObject({ kind: "over-cap" });
+    expect(tooSmall.kind === "over-cap" && new Decimal(tooSmall.estimateUsd).greaterThan("0.000001")).toBe(true);
+  });
+
+  it("a worker that dies mid-run: another resumes it and never resends a request whose answer is stored", async () => {
+    const created = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4", "fireworks"] });
+    const crash = new AbortController();
+    const outcome = await work(created.id, { onStored: (n) => n >= 20 && crash.abort(), signal: crash.signal });
+    expect(outcome).toBe("abandoned");
+    const storedBefore = await opened.db.probeRequest.findMany({ where: { runId: created.id, status: "done" } });
+    expect(storedBefore.length).toBeGreaterThanOrEqual(20);
+    expect(storedBefore.length).toBeLessThan(created.progress.total);
+    // The dead worker's lease holds the run until it expires.
+    expect(await claimRun(opened.db, 30, created.id)).toBeNull();
+    await opened.db.probeRun.update({ where: { id: created.id }, data: { leaseUntil: new Date(Date.now() - 1000) } });
+    const callsBeforeResume = replica.state.chat.calls.length;
+    expect(await work(created.id)).toBe("done");
+    // (Before the crash a request may have been sent twice: a timeout on a busy machine is retried.)
+    const sentAfterResume = new Set(replica.state.chat.calls.slice(callsBeforeResume).map((c) => `${c.tag}|${c.seed}`));
+    expect(sentAfterResume.size).toBeGreaterThan(0);
+    for (const answer of storedBefore) expect(sentAfterResume.has(`${answer.tag}|${answer.seed}`), `request ${answer.id}`).toBe(false);
+    expect(await verdictsOf(created.id)).toEqual({ "moonshotai/int4": "reference", "chutes/int4": "matches", fireworks: "differs" });
+  }, 120_000);
+
+  it("the cost cap stops a run before any request that could pass it, and says so", async () => {
+    const estimate = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4"] });
+    await cancelRun(opened.db, estimate.id);
+    // A cap at the estimate passes the check before the run, but the worst cases (every prompt
+    // byte a token) cannot all fit under it.
+    const created = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4"], maxCostUsd: estimate.estimateUsd });
+    expect(await work(created.id)).toBe("failed");
+    const run = await getRunView(opened.db, created.id);
+    expect(run?.error).toMatch(/^Stopped at the cost cap: the next request could cost up to \$0\.\d+, and \$0\.\d+ is spent or in flight of the \$\d+\.\d\d cap$/);
+    expect(new Decimal(run?.costUsd ?? "9").lessThanOrEqualTo(created.maxCostUsd)).toBe(true);
+    expect(run?.progress.done).toBeLessThan(run?.progress.total ?? 0);
+    expect(run?.progress.done).toBeGreaterThan(0);
+    expect((await getRunResults(opened.db, created.id)).find((r) => r.tag === "chutes/int4")?.verdict).toBe("inconclusive");
+  });
+
+  it("cancel stops a running run; what was answered is kept", async () => {
+    const created = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4", "fireworks"] });
+    let cancelled: Promise<unknown> | null = null;
+    const outcome = await work(created.id, { onStored: (n) => { if (n === 10) cancelled = cancelRun(opened.db, created.id); } });
+    await cancelled;
+    expect(outcome).toBe("cancelled");
+    const run = await getRunView(opened.db, created.id);
+    expect(run?.status).toBe("cancelled");
+    expect(run?.progress.done).toBeGreaterThanOrEqual(10);
+    expect(run?.progress.done).toBeLessThan(run?.progress.total ?? 0);
+    expect(await opened.db.probeActiveRun.count()).toBe(0);
+  });
+
+  it("429 with Retry-After, 500 and a hang during a run: retried, recorded, and the run still decides", async () => {
+    await injectFault(replica.url, { kind: "429", path: "chat/completions@chutes/int4", retryAfter: 1, times: 2 });
+    await injectFault(replica.url, { kind: "500", path: "chat/completions@fireworks", times: 2 });
+    await injectFault(replica.url, { kind: "hang", path: "chat/completions@moonshotai/int4", times: 1 });
+    const created = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4", "fireworks"] });
+    expect(await work(created.id, {}, 4_000)).toBe("done");
+    const retried = await opened.db.probeRequest.findMany({ where: { runId: created.id, attempts: { gt: 1 } } });
+    const byTag = (tag: string) => retried.filter((r) => r.tag === tag);
+    expect(byTag("chutes/int4").length).toBeGreaterThanOrEqual(1);
+    expect(byTag("chutes/int4").every((r) => r.status === "done" && r.error === null)).toBe(true);
+    expect(byTag("fireworks").length).toBeGreaterThanOrEqual(1);
+    expect(byTag("moonshotai/int4").length).toBeGreaterThanOrEqual(1);
+    // A hang may have been served and charged: its worst case is kept against the cap.
+    const run = await opened.db.probeRun.findUniqueOrThrow({ where: { id: created.id } });
+    expect(new Decimal(run.uncertainUsd.toString()).greaterThanOrEqualTo(byTag("moonshotai/int4")[0].worstCaseUsd.toString())).toBe(true);
+    expect(await verdictsOf(created.id)).toEqual({ "moonshotai/int4": "reference", "chutes/int4": "matches", fireworks: "differs" });
+  }, 120_000);
+
+  it("a verdict that changed since the last completed probe goes into the change log; probe spend sums every run", async () => {
+    const previous = await opened.db.probeRun.findFirst({ where: { modelId: KIMI, status: "done" }, orderBy: { id: "desc" } });
+    expect(previous).not.toBeNull();
+    // As if the previous probe had found Fireworks matching.
+    await opened.db.probeResult.updateMany({ where: { runId: previous?.id, tag: "fireworks" }, data: { verdict: "matches" } });
+    const created = await create({ prompts: { id: smallSet }, endpoints: ["fireworks"] });
+    expect(await work(created.id)).toBe("done");
+    const changes = await listChanges(opened.db, KIMI, { kind: "probe" });
+    expect(changes?.changes[0]).toMatchObject({ kind: "probe", tag: "fireworks", provider: "Fireworks", before: "matches", after: "differs" });
+    const runs = await opened.db.probeRun.findMany({ where: { modelId: KIMI } });
+    const total = runs.reduce((s, r) => s.plus(r.costUsd.toString()), new Decimal(0));
+    const spend = await probeSpend(opened.db);
+    expect(spend).toEqual([expect.objectContaining({ modelId: KIMI, runs: runs.length })]);
+    expect(new Decimal(spend[0].costUsd).equals(total)).toBe(true);
+  }, 120_000);
+});
