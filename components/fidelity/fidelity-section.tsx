@@ -79,7 +79,7 @@ export function FidelitySection({ modelId, endpoints }: Props) {
     });
 
   return (
-    <section id="fidelity" aria-labelledby="fidelity-heading" className="space-y-4 rounded-lg border border-slate-200 bg-white p-5">
+    <section id="fidelity" aria-labelledby="fidelity-heading" className="scroll-mt-14 space-y-4 rounded-lg border border-slate-200 bg-white p-5">
       <div>
         <h2 id="fidelity-heading" className="text-lg font-semibold">Fidelity</h2>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">

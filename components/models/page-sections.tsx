@@ -10,6 +10,7 @@ export const PAGE_SECTIONS = [
   { id: "routing", label: "Routing" },
   { id: "budget", label: "Budget" },
   { id: "history", label: "History" },
+  { id: "fidelity", label: "Fidelity" },
 ] as const;
 
 export type PageSectionId = (typeof PAGE_SECTIONS)[number]["id"];

@@ -167,7 +167,7 @@ test.describe("a table and a page that fit", () => {
       expect(new URL(page.url()).hash).toBe("#history");
 
       const nav = page.getByRole("navigation", { name: "On this page" });
-      await expect(nav.getByRole("link")).toHaveText(["Providers", "Routing", "Budget", "History"]);
+      await expect(nav.getByRole("link")).toHaveText(["Providers", "Routing", "Budget", "History", "Fidelity"]);
       await nav.getByRole("link", { name: "Budget" }).click();
       await expect(page).toHaveURL(/xq=int4,fp4,mxfp4,nvfp4#budget$/);
       await expect(page.locator("#budget")).toBeInViewport();
