@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import Decimal from "decimal.js";
 import { glm5 } from "./data/glm-5";
 import { kimiK25, type ModelSeed, type ProviderSeed } from "./data/kimi-k2.5";
+import { freshAccount, handleAccountRequest, minimalChatCompletion, type AccountState } from "./keys";
 
 // A local stand-in for OpenRouter's API (GET /api/v1/...), answering in OpenRouter's exact shape
 // from recorded data, with uptimes that move from poll to poll. It can be told to fail through
@@ -36,6 +37,8 @@ interface State {
   endpointCalls: Record<string, number>;
   keyCalls: number;
   requests: Array<{ method: string; path: string; authorized: boolean }>;
+  /** API keys, activity and chat usage (replica/keys.ts). */
+  account: AccountState;
 }
 
 export const REPLICA_MODELS: ModelSeed[] = [kimiK25, glm5];
@@ -48,7 +51,7 @@ export interface Replica {
 }
 
 function freshState(): State {
-  return { faults: [], patches: [], endpointCalls: {}, keyCalls: 0, requests: [] };
+  return { faults: [], patches: [], endpointCalls: {}, keyCalls: 0, requests: [], account: freshAccount() };
 }
 
 /** Deterministic wobble so uptimes move between polls; poll 0 shows the recorded figures. */
@@ -199,6 +202,15 @@ export async function startReplica(port = 0, host = "127.0.0.1"): Promise<Replic
             }
             return send(res, 200, { data: [] });
         }
+      }
+
+      const method = req.method ?? "GET";
+      const body = method === "GET" ? {} : ((await readBody(req)) as Record<string, unknown>);
+      const account = handleAccountRequest(state.account, method, path, url.searchParams, req.headers.authorization, body);
+      if (account) return send(res, account.status, account.body);
+      if (path === "/api/v1/chat/completions" && method === "POST") {
+        const answer = minimalChatCompletion(state.account, req.headers.authorization);
+        return send(res, answer.status, answer.body);
       }
 
       const endpoints = /^\/api\/v1\/models\/([^/]+)\/([^/]+)\/endpoints$/.exec(path);
