@@ -11,6 +11,7 @@ import { formatUtc } from "@/lib/format";
 import { currentBudget } from "@/lib/spend/budget";
 import { spendIsDemo, spendOverview, spendSeries } from "@/lib/spend/queries";
 import { DemoBanner } from "@/components/layout/demo-banner";
+import { KeysSection } from "@/components/spend/keys/keys-section";
 import { usageByDataset, usageByProvider, usageTotals } from "@/lib/usage/queries";
 import { budgetParsers } from "@/lib/view-state/budget";
 
@@ -89,6 +90,8 @@ export default async function SpendPage({ searchParams }: Props) {
           </p>
         )}
       </section>
+
+      <KeysSection db={db} budgetUsd={overview.budget.amountUsd} />
 
       <section aria-labelledby="usage-heading" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
         <div>
