@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { SEEDED_PIPELINE_SECRET } from "../../replica/keys";
 import { screenshot } from "./helpers";
-import { BASIC_PASSWORD, BASIC_USER, FAKE_MANAGEMENT_KEY, startSecuredServer, type SecuredServer } from "./secured-server";
+import { BASIC_PASSWORD, BASIC_USER, CRON_SECRET, FAKE_MANAGEMENT_KEY, startSecuredServer, type SecuredServer } from "./secured-server";
 
 // The spend page's Keys section on a server protected by BASIC_AUTH with a management key (the
 // replica's): choose the pipeline key, enforce the budget as its limit, stop and restart it, create
@@ -14,6 +14,9 @@ const basic = `Basic ${Buffer.from(`${BASIC_USER}:${BASIC_PASSWORD}`).toString("
 
 test.beforeAll(async () => {
   server = await startSecuredServer({ OPENROUTER_MANAGEMENT_KEY: FAKE_MANAGEMENT_KEY, OPENROUTER_TIMEOUT_SECONDS: "2" });
+  // One poll cycle, as the cron runs it: a spend snapshot, and the hourly read of OpenRouter's activity.
+  const polled = await fetch(`${server.url}/api/poll`, { method: "POST", headers: { authorization: `Bearer ${CRON_SECRET}` } });
+  expect(polled.status).toBe(200);
 });
 test.afterAll(async () => {
   await server?.stop();
@@ -39,6 +42,19 @@ async function budgetAnswer() {
   expect(response.status).toBe(200);
   return (await response.json()) as { ok: boolean; reason: string; pipelineKey: { limit: string | null; disabled: boolean } | null };
 }
+
+test("the activity OpenRouter recorded is shown per day and provider, against the listed prices", async ({ browser }) => {
+  const page = await signedIn(browser);
+  await page.goto("/spend");
+  const activity = page.getByRole("region", { name: "Actual spend per provider" });
+  await expect(activity).toContainText("Demo data from the local replica.");
+  await expect(activity.getByRole("figure", { name: "Actual spend per day and provider" }).locator(".recharts-bar-rectangle").first()).toBeVisible();
+  const prices = activity.getByRole("table", { name: "Actual prices per provider" });
+  await expect(prices.getByRole("row", { name: /DeepInfra/ })).toContainText("$0.45 · $2.25");
+  await expect(activity.getByRole("table", { name: "Reconciliation" }).getByRole("row")).not.toHaveCount(0);
+  await screenshot(page, "keys-activity");
+  await page.context().close();
+});
 
 test("enforce the budget from the page, see the limit in place, stop and restart the key", async ({ browser }) => {
   const page = await signedIn(browser);

@@ -3,7 +3,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { activityByDayAndProvider, activityByProvider, activityStatus, chartDays } from "@/lib/activity/queries";
 import { hourlyManagementRead, importActivity } from "@/lib/activity/import";
 import type { OpenedDb } from "@/lib/db/engines";
-import { choosePipelineKey } from "@/lib/keys/records";
+import { reconcile } from "@/lib/activity/reconcile";
+import { choosePipelineKey, recordKeyUsage } from "@/lib/keys/records";
+import { importUsage } from "@/lib/usage/import";
 import { createOpenRouterClient } from "@/lib/openrouter/client";
 import { OpenRouterError } from "@/lib/openrouter/errors";
 import { createManagementClient } from "@/lib/openrouter/management";
@@ -108,6 +110,38 @@ describe.each(engines)("OpenRouter activity on $name PostgreSQL", (engine) => {
     expect(await hourlyManagementRead(opened.db, management(), new Date(now.getTime() + HOUR))).toMatchObject({ days: 30 });
     expect(activityRequests()).toBe(2);
     expect(await opened.db.keyUsageSnapshot.count()).toBe(2);
+  });
+
+  it("reconciles imported records, activity and the pipeline key's usage per day, flagging a day that differs", async () => {
+    await opened.db.usageRecord.deleteMany();
+    const now = new Date();
+    await importActivity(opened.db, management(), now);
+    const perDay = await activityByDayAndProvider(opened.db, now);
+    const totalOn = (date: string) => perDay.filter((r) => r.date === date).reduce((sum, r) => sum.plus(r.usageUsd), new Decimal(0));
+    const [agreeDay, differDay] = [...new Set(perDay.map((r) => r.date))].slice(-2);
+    const agreeTotal = totalOn(agreeDay);
+    const differTotal = totalOn(differDay);
+    // The pipeline's records: the whole of one day (in two records), and a day where $1.00 is missing.
+    const half = agreeTotal.div(2).toDecimalPlaces(8);
+    const lines = [
+      { id: "r1", provider: "DeepInfra", input_tokens: 1, output_tokens: 1, cost: half.toFixed(), occurred_at: `${agreeDay}T03:00:00Z` },
+      { id: "r2", provider: "Parasail", input_tokens: 1, output_tokens: 1, cost: agreeTotal.minus(half).toFixed(), occurred_at: `${agreeDay}T17:00:00Z` },
+      { id: "r3", provider: "DeepInfra", input_tokens: 1, output_tokens: 1, cost: differTotal.minus(1).toFixed(), occurred_at: `${differDay}T09:30:00Z` },
+    ];
+    expect((await importUsage(opened.db, "run.jsonl", lines.map((l) => JSON.stringify(l)).join("\n"))).accepted).toBe(3);
+    // The key's own view of the agreeing day, read late that day: off by less than a cent.
+    const key = (await management().listKeys()).data[0];
+    await choosePipelineKey(opened.db, key, "ana");
+    await recordKeyUsage(opened.db, { ...key, usage_daily: agreeTotal.plus("0.004").toFixed() }, true, new Date(`${agreeDay}T23:30:00Z`));
+
+    const days = await reconcile(opened.db, key.hash, now);
+    const agree = days.find((d) => d.date === agreeDay);
+    const differ = days.find((d) => d.date === differDay);
+    expect(agree).toMatchObject({ importedUsd: agreeTotal.toFixed(2), activityUsd: agreeTotal.toFixed(2), importedRecords: 2, flagged: false, incomplete: false });
+    expect(agree?.keyUsd).toBe(agreeTotal.plus("0.004").toFixed(2));
+    expect(differ).toMatchObject({ importedUsd: differTotal.minus(1).toFixed(2), activityUsd: differTotal.toFixed(2), keyUsd: null, flagged: true, largestGapUsd: "1.00" });
+    // Days with activity only are listed, not flagged.
+    expect(days.filter((d) => d.flagged).map((d) => d.date)).toEqual([differDay]);
   });
 
   it.each(["401", "429", "500", "hang"] as const)("a failed read (%s) changes nothing stored and is remembered for the page", async (kind) => {
