@@ -59,6 +59,7 @@ export function chartDays(rows: ProviderDaySpend[], now = new Date(), days = ACT
       totalUsd: total.toFixed(2),
     });
   }
+  while (out.length > 0 && Object.keys(out[out.length - 1].byProvider).length === 0) out.pop(); // no empty bar for a today with no data yet
   return { days: out, providers };
 }
 

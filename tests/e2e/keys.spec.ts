@@ -7,12 +7,13 @@ import { BASIC_PASSWORD, BASIC_USER, CRON_SECRET, FAKE_MANAGEMENT_KEY, startSecu
 // replica's): choose the pipeline key, enforce the budget as its limit, stop and restart it, create
 // a dedicated key whose secret is shown once, and a management-key failure said on the page.
 
-test.describe.configure({ mode: "serial" });
+test.describe.configure({ mode: "serial", timeout: 180_000 }); // long walks through the page on a shared machine
 
 let server: SecuredServer;
 const basic = `Basic ${Buffer.from(`${BASIC_USER}:${BASIC_PASSWORD}`).toString("base64")}`;
 
 test.beforeAll(async () => {
+  test.setTimeout(240_000); // a server of its own to start, and a first poll cycle, on a shared machine
   server = await startSecuredServer({ OPENROUTER_MANAGEMENT_KEY: FAKE_MANAGEMENT_KEY, OPENROUTER_TIMEOUT_SECONDS: "2" });
   // One poll cycle, as the cron runs it: a spend snapshot, and the hourly read of OpenRouter's activity.
   const polled = await fetch(`${server.url}/api/poll`, { method: "POST", headers: { authorization: `Bearer ${CRON_SECRET}` } });
@@ -51,7 +52,8 @@ test("the activity OpenRouter recorded is shown per day and provider, against th
   await expect(activity.getByRole("figure", { name: "Actual spend per day and provider" }).locator(".recharts-bar-rectangle").first()).toBeVisible();
   const prices = activity.getByRole("table", { name: "Actual prices per provider" });
   await expect(prices.getByRole("row", { name: /DeepInfra/ })).toContainText("$0.45 · $2.25");
-  await expect(activity.getByRole("table", { name: "Reconciliation" }).getByRole("row")).not.toHaveCount(0);
+  // Only the activity is there to compare yet: the page says so rather than listing 30 lone days.
+  await expect(activity).toContainText("30 days have one view only and are not listed.");
   await screenshot(page, "keys-activity");
   await page.context().close();
 });

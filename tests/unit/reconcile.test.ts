@@ -30,6 +30,8 @@ describe("chartDays", () => {
       ],
       now,
     );
+    const withoutToday = chartDays([{ date: "2026-11-30", provider: "Parasail", usageUsd: "0.250000", incomplete: false, demo: true }], now);
+    expect(withoutToday.days.map((d) => d.date)).toEqual(["2026-11-30"]);
     expect(providers).toEqual(["DeepInfra", "Parasail"]);
     expect(days.map((d) => [d.date, d.totalUsd, d.incomplete])).toEqual([
       ["2026-11-28", "3.50", false],

@@ -24,6 +24,8 @@ export async function ActivitySection({ db }: { db: Db }) {
   ]);
   const chart = chartDays(perDay, now);
   const demo = perDay.some((r) => r.demo);
+  const comparable = reconciled.filter((d) => d.largestGapUsd !== null);
+  const singleViewDays = reconciled.length - comparable.length;
   const incompleteDays = chart.days.filter((d) => d.incomplete).map((d) => d.date);
 
   return (
@@ -64,8 +66,15 @@ export async function ActivitySection({ db }: { db: Db }) {
           <p className="text-xs text-slate-600">
             The imported records (by each record’s time), OpenRouter’s activity and the pipeline key’s usage for the day, side by side. A day is flagged
             when two of them differ by more than 1% and by more than $0.01.
+            {singleViewDays > 0 && ` ${singleViewDays} day${singleViewDays === 1 ? " has" : "s have"} one view only and ${singleViewDays === 1 ? "is" : "are"} not listed.`}
           </p>
-          <ReconciliationTable days={reconciled} pipelineKeyChosen={pipeline !== null} />
+          {comparable.length > 0 ? (
+            <ReconciliationTable days={comparable} pipelineKeyChosen={pipeline !== null} />
+          ) : (
+            <p className="text-sm text-slate-600">
+              No day has two views to compare yet: import the pipeline’s records (with their times), or choose a pipeline key, to compare them with the activity.
+            </p>
+          )}
         </>
       )}
     </section>
