@@ -25,7 +25,7 @@ describe.each(engines)("OpenRouter activity on $name PostgreSQL", (engine) => {
   let opened: OpenedDb;
   let replica: Replica;
   const management = () =>
-    createManagementClient({ baseUrl: replica.baseUrl, apiKey: `${MANAGEMENT_KEY_PREFIX}activity-test`, timeoutMs: 400, baseDelayMs: 1, maxAttempts: 2, sleep: async () => undefined });
+    createManagementClient({ baseUrl: replica.baseUrl, apiKey: `${MANAGEMENT_KEY_PREFIX}activity-test`, timeoutMs: 3000, baseDelayMs: 1, maxAttempts: 2, sleep: async () => undefined });
   const activityRequests = () => replica.state.requests.filter((r) => r.path === "/api/v1/activity").length;
   const stored = async () =>
     JSON.stringify(

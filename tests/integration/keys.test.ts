@@ -20,7 +20,7 @@ describe.each(engines)("OpenRouter keys on $name PostgreSQL", (engine) => {
   let opened: OpenedDb;
   let replica: Replica;
   const management = (apiKey = MANAGEMENT_KEY) =>
-    createManagementClient({ baseUrl: replica.baseUrl, apiKey, timeoutMs: 400, baseDelayMs: 1, maxAttempts: 2, sleep: async () => undefined });
+    createManagementClient({ baseUrl: replica.baseUrl, apiKey, timeoutMs: 3000, baseDelayMs: 1, maxAttempts: 2, sleep: async () => undefined });
 
   /** One chat completion with a key, as the pipeline sends it. */
   async function chat(secret: string): Promise<{ status: number; cost: string | null; message: string | null }> {
