@@ -16,6 +16,7 @@ let server: SecuredServer;
 const seen: Array<{ what: string; text: string }> = [];
 
 test.beforeAll(async () => {
+  test.setTimeout(180_000); // a server of its own to start, on a shared machine
   server = await startSecuredServer({ OPENROUTER_MANAGEMENT_KEY: FAKE_MANAGEMENT_KEY });
 });
 test.afterAll(async () => {
