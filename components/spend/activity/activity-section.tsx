@@ -72,7 +72,8 @@ export async function ActivitySection({ db }: { db: Db }) {
             <ReconciliationTable days={comparable} pipelineKeyChosen={pipeline !== null} />
           ) : (
             <p className="text-sm text-slate-600">
-              No day has two views to compare yet: import the pipeline’s records (with their times), or choose a pipeline key, to compare them with the activity.
+              No day has two views to compare yet: import the pipeline’s records (with their times)
+              {pipeline ? "; the pipeline key’s usage is read hourly and joins from its first full day" : ", or choose a pipeline key"}.
             </p>
           )}
         </>
