@@ -73,7 +73,7 @@ export async function ActivitySection({ db }: { db: Db }) {
           ) : (
             <p className="text-sm text-slate-600">
               No day has two views to compare yet: import the pipeline’s records (with their times)
-              {pipeline ? "; the pipeline key’s usage is read hourly and joins from its first full day" : ", or choose a pipeline key"}.
+              {pipeline ? "; the pipeline key’s usage, read hourly, is compared on the days another view covers" : ", or choose a pipeline key"}.
             </p>
           )}
         </>
