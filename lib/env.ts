@@ -22,6 +22,10 @@ const schema = z.object({
     .string()
     .regex(/^[^:]+:.+$/, "must look like user:password")
     .optional(),
+  /** An OpenRouter management key: key limits, emergency stop and activity (spend page "Keys"). Server only. */
+  OPENROUTER_MANAGEMENT_KEY: z.string().min(1).optional(),
+  /** Lets an unprotected dashboard (no BASIC_AUTH) change keys anyway; only on purpose. */
+  ALLOW_KEY_CHANGES_WITHOUT_AUTH: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
 });
 

@@ -5,6 +5,7 @@ import { glm5 } from "./data/glm-5";
 import { kimiK25, type ModelSeed, type ProviderSeed } from "./data/kimi-k2.5";
 import { applyDrift, createDrift, type DriftOptions, type DriftState } from "./drift";
 import { CHAT_PATH, answerChat, chatFaultPath, freshChatState, readChatBody, supportedParameters, type ChatState } from "./chat";
+import { freshAccount, handleAccountRequest, isAccountChat, minimalChatCompletion, type AccountState } from "./keys";
 
 // A local stand-in for OpenRouter's API (GET /api/v1/...), answering in OpenRouter's exact shape
 // from recorded data, with uptimes that move from poll to poll. It can be told to fail through
@@ -41,6 +42,8 @@ interface State {
   /** Demo drift (see drift.ts); null serves the recorded data. */
   drift: DriftState | null;
   chat: ChatState;
+  /** API keys, activity and chat usage (replica/keys.ts). */
+  account: AccountState;
 }
 
 export interface ReplicaOptions {
@@ -60,7 +63,7 @@ export interface Replica {
 }
 
 function freshState(): State {
-  return { faults: [], patches: [], endpointCalls: {}, keyCalls: 0, requests: [], drift: null, chat: freshChatState() };
+  return { faults: [], patches: [], endpointCalls: {}, keyCalls: 0, requests: [], drift: null, chat: freshChatState(), account: freshAccount() };
 }
 
 /** Deterministic wobble so uptimes move between polls; poll 0 shows the recorded figures. */
@@ -217,12 +220,24 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
       }
 
       if (chatBody !== undefined) {
+        // A key of the replica's account (replica/keys.ts) is charged against its limit, as
+        // OpenRouter does, with a flat answer; any other key gets the probe's toy language model.
+        if (isAccountChat(state.account, req.headers.authorization)) {
+          const answer = minimalChatCompletion(state.account, req.headers.authorization);
+          return send(res, answer.status, answer.body);
+        }
         const answer = answerChat(chatBody, (id) => {
           const model = REPLICA_MODELS.find((m) => m.id === id);
           return model ? { permaslug: model.permaslug, endpoints: modelEndpoints(model, 0, false, state.patches).data.endpoints } : null;
         }, state.chat);
         return send(res, answer.status, answer.body);
       }
+
+      const method = req.method ?? "GET";
+      const body = method === "GET" ? {} : ((await readBody(req)) as Record<string, unknown>);
+      const account = handleAccountRequest(state.account, method, path, url.searchParams, req.headers.authorization, body);
+      if (account) return send(res, account.status, account.body);
+
       const endpoints = /^\/api\/v1\/models\/([^/]+)\/([^/]+)\/endpoints$/.exec(path);
       if (endpoints) {
         const id = `${decodeURIComponent(endpoints[1])}/${decodeURIComponent(endpoints[2])}`;

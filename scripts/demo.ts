@@ -41,6 +41,10 @@ const env = {
   ...process.env,
   OPENROUTER_BASE_URL: replica.baseUrl,
   OPENROUTER_API_KEY: process.env.OPENROUTER_API_KEY ?? "demo-key-for-the-local-replica",
+  // The replica's management API (its keys and 30 days of demo activity). Never a real management
+  // key: the demo talks only to the replica, so its key controls may stay open without BASIC_AUTH.
+  OPENROUTER_MANAGEMENT_KEY: "sk-or-v1-mgmt-demo-for-the-local-replica",
+  ALLOW_KEY_CHANGES_WITHOUT_AUTH: "true",
   EMBEDDED_DB_DIR: dbDir,
   DATABASE_URL: "",
   POLL_INTERVAL_SECONDS: process.env.POLL_INTERVAL_SECONDS ?? "300",

@@ -14,6 +14,8 @@ import { spendIsDemo, spendOverview, spendSeries } from "@/lib/spend/queries";
 import { DemoBanner } from "@/components/layout/demo-banner";
 import { ProbeSpend } from "@/components/fidelity/probe-spend";
 import { probeSpend } from "@/lib/probe/spend";
+import { KeysSection } from "@/components/spend/keys/keys-section";
+import { ActivitySection } from "@/components/spend/activity/activity-section";
 import { usageByDataset, usageByProvider, usageTotals } from "@/lib/usage/queries";
 import { budgetParsers } from "@/lib/view-state/budget";
 
@@ -93,6 +95,9 @@ export default async function SpendPage({ searchParams }: Props) {
           </p>
         )}
       </section>
+
+      <KeysSection db={db} budgetUsd={overview.budget.amountUsd} />
+      <ActivitySection db={db} />
 
       <section aria-labelledby="usage-heading" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
         <div>

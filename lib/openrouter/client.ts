@@ -61,6 +61,38 @@ export function normaliseModelId(id: string): string {
 }
 
 export function createOpenRouterClient(options: OpenRouterClientOptions): OpenRouterClient {
+  const request = createOpenRouterRequest(options);
+  return {
+    hasKey: Boolean(options.apiKey),
+    endpoints: (modelId) => {
+      const [author, slug] = normaliseModelId(modelId).split("/");
+      return request(
+        `/models/${encodeURIComponent(author)}/${encodeURIComponent(slug)}/endpoints`,
+        endpointsResponseSchema,
+      );
+    },
+    models: () => request("/models", modelsResponseSchema),
+    key: () => request("/key", keyResponseSchema),
+    credits: () => request("/credits", creditsResponseSchema),
+    chat: (body, opts) =>
+      request("/chat/completions", chatCompletionSchema, { method: "POST", body, attempts: opts?.maxAttempts }),
+  };
+}
+
+export interface OpenRouterRequestInit {
+  method?: "GET" | "POST" | "PATCH" | "DELETE";
+  /** Sent as JSON. */
+  body?: unknown;
+  /** False for a call that must not be repeated (creating a key): one attempt only. */
+  retry?: boolean;
+  /** At most this many attempts (default: the client's maxAttempts). */
+  attempts?: number;
+}
+
+export type OpenRouterRequest = <S extends z.ZodType>(path: string, schema: S, init?: OpenRouterRequestInit) => Promise<Fetched<z.output<S>>>;
+
+/** One validated call to OpenRouter with the timeout, retries and typed errors described above. */
+export function createOpenRouterRequest(options: OpenRouterClientOptions): OpenRouterRequest {
   const {
     apiKey,
     timeoutMs = 15_000,
@@ -76,18 +108,19 @@ export function createOpenRouterClient(options: OpenRouterClientOptions): OpenRo
     | { ok: true; value: Fetched<T> }
     | { ok: false; error: OpenRouterError; retryable: boolean; waitMs: number | null };
 
-  async function attemptOnce<S extends z.ZodType>(path: string, schema: S, attempt: number, body?: unknown): Promise<Attempt<z.output<S>>> {
+  async function attemptOnce<S extends z.ZodType>(path: string, schema: S, attempt: number, init: OpenRouterRequestInit): Promise<Attempt<z.output<S>>> {
     const url = `${baseUrl}${path}`;
     let response: Response;
     let raw: string;
     try {
       response = await doFetch(url, {
-        ...(body === undefined ? {} : { method: "POST", body: JSON.stringify(body) }),
+        method: init.method ?? "GET",
         headers: {
           accept: "application/json",
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...(init.body !== undefined ? { "content-type": "application/json" } : {}),
           ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
         },
+        ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
         signal: AbortSignal.timeout(timeoutMs),
         cache: "no-store",
       });
@@ -112,9 +145,10 @@ export function createOpenRouterClient(options: OpenRouterClientOptions): OpenRo
     return { ok: false, error, retryable, waitMs };
   }
 
-  async function get<S extends z.ZodType>(path: string, schema: S, body?: unknown, attemptsAllowed = maxAttempts): Promise<Fetched<z.output<S>>> {
+  return async function request<S extends z.ZodType>(path: string, schema: S, init: OpenRouterRequestInit = {}): Promise<Fetched<z.output<S>>> {
+    const attemptsAllowed = init.retry === false ? 1 : (init.attempts ?? maxAttempts);
     for (let attempt = 1; ; attempt++) {
-      const result = await attemptOnce(path, schema, attempt, body);
+      const result = await attemptOnce(path, schema, attempt, init);
       if (result.ok) return result.value;
       const { error, retryable, waitMs } = result;
       if (!retryable || attemptsAllowed === 1) throw error;
@@ -130,21 +164,6 @@ export function createOpenRouterClient(options: OpenRouterClientOptions): OpenRo
       const backoff = baseDelayMs * 2 ** (attempt - 1);
       await sleep(waitMs ?? backoff / 2 + Math.random() * (backoff / 2));
     }
-  }
-
-  return {
-    hasKey: Boolean(apiKey),
-    endpoints: (modelId) => {
-      const [author, slug] = normaliseModelId(modelId).split("/");
-      return get(
-        `/models/${encodeURIComponent(author)}/${encodeURIComponent(slug)}/endpoints`,
-        endpointsResponseSchema,
-      );
-    },
-    models: () => get("/models", modelsResponseSchema),
-    key: () => get("/key", keyResponseSchema),
-    credits: () => get("/credits", creditsResponseSchema),
-    chat: (request, options) => get("/chat/completions", chatCompletionSchema, request, options?.maxAttempts ?? maxAttempts),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Db } from "../db/engines";
 import type { OpenRouterClient } from "../openrouter/client";
+import { activityStep } from "../activity/step";
 import { rollupStep } from "../history/rollup-step";
 import { spendSnapshotStep } from "../spend/snapshot";
 
@@ -11,7 +12,7 @@ export interface AfterCycleStep {
   run(db: Db, client: OpenRouterClient, cycleId: number): Promise<void>;
 }
 
-export const afterCycleSteps: AfterCycleStep[] = [spendSnapshotStep, rollupStep];
+export const afterCycleSteps: AfterCycleStep[] = [spendSnapshotStep, activityStep, rollupStep];
 
 export async function runAfterCycleSteps(db: Db, client: OpenRouterClient, cycleId: number): Promise<void> {
   for (const step of afterCycleSteps) {

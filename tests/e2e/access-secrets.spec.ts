@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { screenshot } from "./helpers";
-import { BASIC_PASSWORD, BASIC_USER, CRON_SECRET, FAKE_KEY, startSecuredServer, type SecuredServer } from "./secured-server";
+import { BASIC_PASSWORD, BASIC_USER, CRON_SECRET, FAKE_KEY, FAKE_MANAGEMENT_KEY, startSecuredServer, type SecuredServer } from "./secured-server";
 
 // Access (BASIC_AUTH, CRON_SECRET) and secrets (the OpenRouter key never leaves the server), on a
 // server of their own started with both set and a known fake key.
@@ -16,7 +16,8 @@ let server: SecuredServer;
 const seen: Array<{ what: string; text: string }> = [];
 
 test.beforeAll(async () => {
-  server = await startSecuredServer();
+  test.setTimeout(180_000); // a server of its own to start, on a shared machine
+  server = await startSecuredServer({ OPENROUTER_MANAGEMENT_KEY: FAKE_MANAGEMENT_KEY });
 });
 test.afterAll(async () => {
   await server?.stop();
@@ -142,20 +143,27 @@ test("a signed-in browser sees the pages under the CSP and can poll; a server ac
   expect(forged.status).toBe(403);
 });
 
-test("the OpenRouter key is in no client bundle, page, API response, error or log line", async () => {
+test("the OpenRouter key and the management key are in no client bundle, page, API response, error or log line", async () => {
   // Exercise the error paths too: OpenRouter refusing the key, a failed poll shown on the pages.
   await fetch(`${server.replica.url}/__replica/fault`, { method: "POST", body: JSON.stringify({ kind: "401", times: 5 }) });
   await post("/api/poll", { authorization: `Bearer ${CRON_SECRET}` });
   for (const url of ["/", `/models/${KIMI}`, "/api/models", `/api/models/${KIMI}/providers`, "/api/health", "/models/x/..%2F", "/nothing"]) {
     await get(url, { authorization: basic });
   }
-  // The key did reach OpenRouter (the replica), so the search below is not vacuous.
-  expect(server.replica.state.requests.some((r) => r.authorized)).toBe(true);
+  // The management key's pages and answers, working and failing.
+  for (const url of ["/spend", "/api/budget"]) await get(url, { authorization: basic });
+  await fetch(`${server.replica.url}/__replica/fault`, { method: "POST", body: JSON.stringify({ kind: "401", path: "/keys", times: 10 }) });
+  for (const url of ["/spend", "/api/budget"]) await get(url, { authorization: basic });
+  // Both keys did reach OpenRouter (the replica), so the search below is not vacuous.
+  expect(server.replica.state.requests.some((r) => r.authorized && r.path.startsWith("/api/v1/models"))).toBe(true);
+  expect(server.replica.state.requests.some((r) => r.authorized && (r.path === "/api/v1/activity" || r.path.startsWith("/api/v1/keys")))).toBe(true);
 
-  const leaks = seen.filter((s) => s.text.includes(FAKE_KEY)).map((s) => s.what);
-  expect(leaks, "responses containing the key").toEqual([]);
+  for (const secret of [FAKE_KEY, FAKE_MANAGEMENT_KEY]) {
+    const leaks = seen.filter((s) => s.text.includes(secret)).map((s) => s.what);
+    expect(leaks, `responses containing ${secret.slice(0, 14)}…`).toEqual([]);
+    expect(server.logs().includes(secret), "server log contains a key").toBe(false);
+  }
   expect(server.logs().length).toBeGreaterThan(0);
-  expect(server.logs().includes(FAKE_KEY), "server log contains the key").toBe(false);
 
   const files: string[] = [];
   const walk = (dir: string) => {
@@ -167,6 +175,6 @@ test("the OpenRouter key is in no client bundle, page, API response, error or lo
   };
   walk(path.resolve(".next/static"));
   expect(files.length).toBeGreaterThan(5);
-  const bundled = files.filter((f) => readFileSync(f).includes(FAKE_KEY));
+  const bundled = files.filter((f) => readFileSync(f).includes(FAKE_KEY) || readFileSync(f).includes(FAKE_MANAGEMENT_KEY));
   expect(bundled, "client files containing the key").toEqual([]);
 });

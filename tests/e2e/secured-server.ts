@@ -12,6 +12,8 @@ export { freePort };
 
 /** The fake key. package.json's test script also builds with it, so a key inlined at build time would show. */
 export const FAKE_KEY = "sk-or-v1-routeboard-FAKE-leak-canary-7f3e9a1c5b";
+/** A fake management key (the replica knows management keys by their prefix); the leak canary looks for it too. */
+export const FAKE_MANAGEMENT_KEY = "sk-or-v1-mgmt-routeboard-FAKE-leak-canary-2c8d4e6f1a";
 export const BASIC_USER = "team";
 export const BASIC_PASSWORD = "correct horse battery";
 export const CRON_SECRET = "cron-secret-for-tests-4d2b";

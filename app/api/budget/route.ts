@@ -1,0 +1,13 @@
+import { NextResponse } from "next/server";
+import { getDb } from "@/lib/db/client";
+import { guarded } from "@/lib/http";
+import { budgetGuard } from "@/lib/keys/budget-guard";
+import { managementClient } from "@/lib/openrouter/management-configured";
+
+export const dynamic = "force-dynamic";
+
+/** What a pipeline asks before each batch: may it spend, and if not, why (money as decimal strings). */
+export const GET = guarded(async () => {
+  const answer = await budgetGuard(await getDb(), managementClient());
+  return NextResponse.json(answer, { headers: { "cache-control": "no-store" } });
+});

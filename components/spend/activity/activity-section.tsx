@@ -1,0 +1,83 @@
+import { formatUtc } from "@/lib/format";
+import type { Db } from "@/lib/db/engines";
+import { activityByDayAndProvider, activityByProvider, activityStatus, chartDays, ACTIVITY_DAYS } from "@/lib/activity/queries";
+import { reconcile } from "@/lib/activity/reconcile";
+import { currentPipelineKey } from "@/lib/keys/records";
+import { managementClient } from "@/lib/openrouter/management-configured";
+import { ActivityChart } from "./activity-chart";
+import { ActualPricesTable, ReconciliationTable } from "./activity-tables";
+
+/**
+ * What OpenRouter actually charged, from its activity records (read hourly with the management key
+ * and stored): per day and provider, per provider against the listed prices, and reconciled with
+ * the imported records and the pipeline key's usage. Absent without a management key.
+ */
+export async function ActivitySection({ db }: { db: Db }) {
+  if (!managementClient()) return null;
+  const now = new Date();
+  const pipeline = await currentPipelineKey(db);
+  const [perDay, perProvider, status, reconciled] = await Promise.all([
+    activityByDayAndProvider(db, now),
+    activityByProvider(db, now),
+    activityStatus(db),
+    reconcile(db, pipeline?.hash ?? null, now),
+  ]);
+  const chart = chartDays(perDay, now);
+  const demo = perDay.some((r) => r.demo);
+  const comparable = reconciled.filter((d) => d.largestGapUsd !== null);
+  const singleViewDays = reconciled.length - comparable.length;
+  const incompleteDays = chart.days.filter((d) => d.incomplete).map((d) => d.date);
+
+  return (
+    <section aria-labelledby="activity-heading" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
+      <div>
+        <h2 id="activity-heading" className="text-lg font-semibold">Actual spend per provider</h2>
+        <p className="text-sm text-slate-600">
+          OpenRouter’s own records (<code className="font-mono">/activity</code>) for the last {ACTIVITY_DAYS} UTC days, read once an hour.
+          {status.lastOk ? ` Last read ${formatUtc(status.lastOk.at)}.` : " Not read yet: the first poll cycle reads it."}
+          {demo && <strong className="ml-1 text-amber-800">Demo data from the local replica.</strong>}
+        </p>
+      </div>
+      {status.lastFailure && (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
+          The last read of OpenRouter’s activity ({formatUtc(status.lastFailure.at)}) failed: {status.lastFailure.error}. The figures below are
+          those stored before it, unchanged; the next poll cycle after an hour tries again.
+        </p>
+      )}
+      {chart.days.length === 0 ? (
+        <p className="text-sm text-slate-600">No activity stored yet.</p>
+      ) : (
+        <>
+          <ActivityChart days={chart.days} providers={chart.providers} />
+          {incompleteDays.length > 0 && (
+            <p className="text-xs text-amber-800">* Not complete yet: {incompleteDays.join(", ")} was read before the day ended; its figures still grow.</p>
+          )}
+          <h3 className="text-sm font-semibold text-slate-700">Actual against listed prices</h3>
+          <p className="text-xs text-slate-600">
+            OpenRouter reports one charge per day and endpoint, not split into input and output, so the actual $/M are the listed prices scaled by
+            actual ÷ listed (in brackets). The difference shows reasoning tokens, cache hits and price changes.
+          </p>
+          <ActualPricesTable rows={perProvider} />
+        </>
+      )}
+      {reconciled.length > 0 && (
+        <>
+          <h3 className="text-sm font-semibold text-slate-700">Reconciliation</h3>
+          <p className="text-xs text-slate-600">
+            The imported records (by each record’s time), OpenRouter’s activity and the pipeline key’s usage for the day, side by side. A day is flagged
+            when two of them differ by more than 1% and by more than $0.01.
+            {singleViewDays > 0 && ` ${singleViewDays} day${singleViewDays === 1 ? " has" : "s have"} one view only and ${singleViewDays === 1 ? "is" : "are"} not listed.`}
+          </p>
+          {comparable.length > 0 ? (
+            <ReconciliationTable days={comparable} pipelineKeyChosen={pipeline !== null} />
+          ) : (
+            <p className="text-sm text-slate-600">
+              No day has two views to compare yet: import the pipeline’s records (with their times)
+              {pipeline ? "; the pipeline key’s usage, read hourly, is compared on the days another view covers" : ", or choose a pipeline key"}.
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

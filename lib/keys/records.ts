@@ -1,0 +1,77 @@
+import "server-only";
+import Decimal from "decimal.js";
+import type { Db } from "../db/engines";
+import type { ManagedKey } from "../openrouter/management";
+
+// What the dashboard stores about OpenRouter keys: which key is the pipeline's (by hash only),
+// every change made to a key (who, when, before, after), and the pipeline key's usage over time.
+
+export type KeyChangeAction = "limit" | "disabled" | "created" | "pipeline_key";
+
+export interface KeyChangeEntry {
+  at: string;
+  actor: string;
+  keyHash: string;
+  keyName: string;
+  action: KeyChangeAction;
+  before: string | null;
+  after: string | null;
+}
+
+export async function recordKeyChange(db: Db, entry: Omit<KeyChangeEntry, "at">, at = new Date()): Promise<void> {
+  await db.keyChange.create({ data: { ...entry, at } });
+}
+
+export async function recentKeyChanges(db: Db, limit = 50): Promise<KeyChangeEntry[]> {
+  const rows = await db.keyChange.findMany({ orderBy: [{ at: "desc" }, { id: "desc" }], take: Math.min(200, limit) });
+  return rows.map((r) => ({ ...r, at: r.at.toISOString(), action: r.action as KeyChangeAction }));
+}
+
+export interface PipelineKeyChoice {
+  hash: string;
+  name: string;
+  chosenAt: string;
+}
+
+export async function currentPipelineKey(db: Db): Promise<PipelineKeyChoice | null> {
+  const row = await db.pipelineKey.findFirst({ orderBy: [{ chosenAt: "desc" }, { id: "desc" }] });
+  return row ? { hash: row.keyHash, name: row.name, chosenAt: row.chosenAt.toISOString() } : null;
+}
+
+export async function choosePipelineKey(db: Db, key: { hash: string; name: string }, actor: string): Promise<void> {
+  const before = await currentPipelineKey(db);
+  if (before?.hash === key.hash) return;
+  await db.$transaction([
+    db.pipelineKey.create({ data: { keyHash: key.hash, name: key.name } }),
+    db.keyChange.create({
+      data: { actor, keyHash: key.hash, keyName: key.name, action: "pipeline_key", before: before ? `${before.name} (${short(before.hash)})` : null, after: `${key.name} (${short(key.hash)})` },
+    }),
+  ]);
+}
+
+export function short(hash: string): string {
+  return hash.slice(0, 8);
+}
+
+const dec = (v: string | null | undefined) => (v === null || v === undefined ? null : new Decimal(v));
+
+/** Stores what OpenRouter said about the pipeline key just now. */
+export async function recordKeyUsage(db: Db, key: ManagedKey, demo: boolean, observedAt = new Date()): Promise<void> {
+  await db.keyUsageSnapshot.create({
+    data: {
+      keyHash: key.hash,
+      observedAt,
+      usage: new Decimal(key.usage),
+      usageDaily: dec(key.usage_daily),
+      limit: dec(key.limit),
+      limitRemaining: dec(key.limit_remaining),
+      disabled: key.disabled,
+      demo,
+    },
+  });
+}
+
+/** A limit for people: "$100.00", or "no limit". */
+export function describeLimit(limit: string | null): string {
+  return limit === null ? "no limit" : `$${new Decimal(limit).toFixed(2)}`;
+}

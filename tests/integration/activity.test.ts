@@ -1,0 +1,159 @@
+import Decimal from "decimal.js";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { activityByDayAndProvider, activityByProvider, activityStatus, chartDays } from "@/lib/activity/queries";
+import { hourlyManagementRead, importActivity } from "@/lib/activity/import";
+import type { OpenedDb } from "@/lib/db/engines";
+import { reconcile } from "@/lib/activity/reconcile";
+import { choosePipelineKey, recordKeyUsage } from "@/lib/keys/records";
+import { importUsage } from "@/lib/usage/import";
+import { createOpenRouterClient } from "@/lib/openrouter/client";
+import { OpenRouterError } from "@/lib/openrouter/errors";
+import { createManagementClient } from "@/lib/openrouter/management";
+import { runPollCycle } from "@/lib/poller/cycle";
+import { seedWatchedModels } from "@/lib/watched-models";
+import { MANAGEMENT_KEY_PREFIX, SEEDED_PIPELINE_SECRET } from "@/replica/keys";
+import { injectFault, resetReplica, startReplica, type Replica } from "@/replica/server";
+import { engines } from "../helpers/db";
+
+// OpenRouter's /activity through a management key, against the replica: stored per day, model and
+// endpoint; a day read again replaces itself; read at most hourly; a failure changes nothing stored.
+
+const KIMI = "moonshotai/kimi-k2.5";
+const HOUR = 3_600_000;
+
+describe.each(engines)("OpenRouter activity on $name PostgreSQL", (engine) => {
+  let opened: OpenedDb;
+  let replica: Replica;
+  const management = () =>
+    createManagementClient({ baseUrl: replica.baseUrl, apiKey: `${MANAGEMENT_KEY_PREFIX}activity-test`, timeoutMs: 3000, baseDelayMs: 1, maxAttempts: 2, sleep: async () => undefined });
+  const activityRequests = () => replica.state.requests.filter((r) => r.path === "/api/v1/activity").length;
+  const stored = async () =>
+    JSON.stringify(
+      await opened.db.activityDay.findMany({ orderBy: [{ date: "asc" }, { model: "asc" }, { endpointId: "asc" }] }),
+      (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v),
+    );
+
+  beforeAll(async () => {
+    [opened, replica] = await Promise.all([engine.open(), startReplica()]);
+    await seedWatchedModels(opened.db, [KIMI]);
+    // the listed prices the actual ones are compared with
+    await runPollCycle(opened.db, createOpenRouterClient({ baseUrl: replica.baseUrl, apiKey: "test" }), { trigger: "test" });
+  });
+  afterAll(async () => {
+    await Promise.all([opened?.close(), replica?.close()]);
+  });
+  beforeEach(async () => {
+    await opened.db.activityDay.deleteMany();
+    await opened.db.activityFetch.deleteMany();
+    await opened.db.keyUsageSnapshot.deleteMany();
+    await opened.db.pipelineKey.deleteMany();
+  });
+  afterEach(async () => resetReplica(replica.url));
+
+  it("stores 30 completed days per day, model and endpoint; importing the same days again changes nothing", async () => {
+    const now = new Date();
+    const first = await importActivity(opened.db, management(), now);
+    expect(first.days).toBe(30);
+    const count = await opened.db.activityDay.count();
+    expect(count).toBe(first.rows);
+    const before = await stored();
+
+    const again = await importActivity(opened.db, management(), now);
+    expect(again).toEqual(first);
+    expect(await stored()).toBe(before);
+    expect(await opened.db.activityDay.count()).toBe(count);
+
+    // A later read replaces the days (their figures and read time), never adds them twice.
+    await importActivity(opened.db, management(), new Date(now.getTime() + HOUR));
+    expect(await opened.db.activityDay.count()).toBe(count);
+    const [{ total }] = await opened.db.$queryRaw<Array<{ total: string }>>`SELECT sum("usageUsd")::text AS total FROM "ActivityDay"`;
+    const perDay = await activityByDayAndProvider(opened.db, now);
+    expect(perDay.reduce((sum, r) => sum.plus(r.usageUsd), new Decimal(0)).toFixed(6)).toBe(new Decimal(total).toFixed(6));
+    expect(perDay.every((r) => !r.incomplete && r.demo)).toBe(true);
+  });
+
+  it("labels today's day, read before it ended, as incomplete", async () => {
+    const chat = await fetch(`${replica.baseUrl}/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${SEEDED_PIPELINE_SECRET}` }, body: "{}" });
+    expect(chat.status).toBe(200);
+    const now = new Date();
+    const result = await importActivity(opened.db, management(), now);
+    expect(result.days).toBe(31);
+    const today = now.toISOString().slice(0, 10);
+    const rows = await activityByDayAndProvider(opened.db, now);
+    expect(rows.filter((r) => r.incomplete)).toEqual([{ date: today, provider: "DeepInfra", usageUsd: "0.002340", incomplete: true, demo: true }]);
+    const chart = chartDays(rows, now);
+    expect(chart.days.at(-1)).toMatchObject({ date: today, incomplete: true, totalUsd: "0.00" });
+    expect(chart.days).toHaveLength(31);
+    expect(chart.providers).toEqual(expect.arrayContaining(["DeepInfra", "Parasail", "Together", "Fireworks"]));
+  });
+
+  it("compares actual $/M per provider with the listed prices", async () => {
+    await importActivity(opened.db, management());
+    const providers = await activityByProvider(opened.db);
+    const deepinfra = providers.find((p) => p.provider === "DeepInfra");
+    expect(deepinfra).toMatchObject({ listedInputPerM: "0.45", listedOutputPerM: "2.25" });
+    // the replica's history charged input at 92% of the listed price (cache hits): actual < listed
+    const listed = new Decimal(deepinfra?.promptTokens ?? 0).times("0.45").plus(new Decimal(deepinfra?.completionTokens ?? 0).times("2.25")).div(1_000_000);
+    expect(deepinfra?.listedUsd).toBe(listed.toFixed(2));
+    expect(new Decimal(deepinfra?.ratio ?? 1).lt(1)).toBe(true);
+    expect(new Decimal(deepinfra?.actualOutputPerM ?? 0).lt("2.25")).toBe(true);
+  });
+
+  it("reads at most once an hour, with the pipeline key's usage alongside", async () => {
+    const keys = (await management().listKeys()).data;
+    await choosePipelineKey(opened.db, keys[0], "ana");
+    const now = new Date();
+    expect(await hourlyManagementRead(opened.db, management(), now)).toMatchObject({ days: 30 });
+    expect(await hourlyManagementRead(opened.db, management(), new Date(now.getTime() + 59 * 60_000))).toBeNull();
+    expect(activityRequests()).toBe(1);
+    expect(await opened.db.keyUsageSnapshot.count()).toBe(1);
+    expect(await hourlyManagementRead(opened.db, management(), new Date(now.getTime() + HOUR))).toMatchObject({ days: 30 });
+    expect(activityRequests()).toBe(2);
+    expect(await opened.db.keyUsageSnapshot.count()).toBe(2);
+  });
+
+  it("reconciles imported records, activity and the pipeline key's usage per day, flagging a day that differs", async () => {
+    await opened.db.usageRecord.deleteMany();
+    const now = new Date();
+    await importActivity(opened.db, management(), now);
+    const perDay = await activityByDayAndProvider(opened.db, now);
+    const totalOn = (date: string) => perDay.filter((r) => r.date === date).reduce((sum, r) => sum.plus(r.usageUsd), new Decimal(0));
+    const [agreeDay, differDay] = [...new Set(perDay.map((r) => r.date))].slice(-2);
+    const agreeTotal = totalOn(agreeDay);
+    const differTotal = totalOn(differDay);
+    // The pipeline's records: the whole of one day (in two records), and a day where $1.00 is missing.
+    const half = agreeTotal.div(2).toDecimalPlaces(8);
+    const lines = [
+      { id: "r1", provider: "DeepInfra", input_tokens: 1, output_tokens: 1, cost: half.toFixed(), occurred_at: `${agreeDay}T03:00:00Z` },
+      { id: "r2", provider: "Parasail", input_tokens: 1, output_tokens: 1, cost: agreeTotal.minus(half).toFixed(), occurred_at: `${agreeDay}T17:00:00Z` },
+      { id: "r3", provider: "DeepInfra", input_tokens: 1, output_tokens: 1, cost: differTotal.minus(1).toFixed(), occurred_at: `${differDay}T09:30:00Z` },
+    ];
+    expect((await importUsage(opened.db, "run.jsonl", lines.map((l) => JSON.stringify(l)).join("\n"))).accepted).toBe(3);
+    // The key's own view of the agreeing day, read late that day: off by less than a cent.
+    const key = (await management().listKeys()).data[0];
+    await choosePipelineKey(opened.db, key, "ana");
+    await recordKeyUsage(opened.db, { ...key, usage_daily: agreeTotal.plus("0.004").toFixed() }, true, new Date(`${agreeDay}T23:30:00Z`));
+
+    const days = await reconcile(opened.db, key.hash, now);
+    const agree = days.find((d) => d.date === agreeDay);
+    const differ = days.find((d) => d.date === differDay);
+    expect(agree).toMatchObject({ importedUsd: agreeTotal.toFixed(2), activityUsd: agreeTotal.toFixed(2), importedRecords: 2, flagged: false, incomplete: false });
+    expect(agree?.keyUsd).toBe(agreeTotal.plus("0.004").toFixed(2));
+    expect(differ).toMatchObject({ importedUsd: differTotal.minus(1).toFixed(2), activityUsd: differTotal.toFixed(2), keyUsd: null, flagged: true, largestGapUsd: "1.00" });
+    // Days with activity only are listed, not flagged.
+    expect(days.filter((d) => d.flagged).map((d) => d.date)).toEqual([differDay]);
+  });
+
+  it.each(["401", "429", "500", "hang"] as const)("a failed read (%s) changes nothing stored and is remembered for the page", async (kind) => {
+    const now = new Date();
+    await importActivity(opened.db, management(), now);
+    const before = await stored();
+    await injectFault(replica.url, { kind, path: "/activity", times: 4, retryAfter: 0 });
+    const failed = await importActivity(opened.db, management(), new Date(now.getTime() + HOUR)).catch((err: unknown) => err);
+    expect(failed).toBeInstanceOf(OpenRouterError);
+    expect(await stored()).toBe(before);
+    const status = await activityStatus(opened.db);
+    expect(status.lastOk?.at).toBe(now.toISOString());
+    expect(status.lastFailure?.error).toMatch(kind === "hang" ? /No answer/ : new RegExp(`HTTP ${kind}`));
+  });
+});
