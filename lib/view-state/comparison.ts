@@ -76,6 +76,12 @@ export const comparisonParsers = {
   upw: parseAsStringLiteral(UPTIME_WINDOWS).withDefault("30m"),
   /** Status must be 0. */
   st0: parseAsBoolean.withDefault(false),
+  /**
+   * Exclude endpoints OpenRouter marks degraded (status below 0). On by default, so a link or
+   * saved view without `deg` (including those made before this rule existed) excludes them;
+   * `deg=false` turns the rule off.
+   */
+  deg: parseAsBoolean.withDefault(true),
   /** Maximum input and output price, USD per million tokens. */
   maxin: parseAsAmount,
   maxout: parseAsAmount,
@@ -151,6 +157,7 @@ export function toRuleSet(state: ComparisonState): RuleSet {
     minUptime: state.upmin,
     uptimeWindow: state.upw,
     requireStatusZero: state.st0,
+    excludeDegraded: state.deg,
     maxInputPricePerM: state.maxin,
     maxOutputPricePerM: state.maxout,
   };

@@ -10,6 +10,7 @@ import { env } from "@/lib/env";
 import { formatUtc } from "@/lib/format";
 import { modelIdFromParams } from "@/lib/http";
 import { comparisonForView, viewsForModel, watchedModelsForView } from "@/lib/queries/cached";
+import { storedBudgetForView } from "@/lib/queries/stored-budget";
 
 export const dynamic = "force-dynamic";
 
@@ -26,10 +27,11 @@ export default async function ModelPage({ params, searchParams }: Props) {
   const modelId = modelIdFromParams(await params);
   if (!modelId) notFound();
   const query = await searchParams;
-  const [comparison, views, models] = await Promise.all([
+  const [comparison, views, models, storedBudget] = await Promise.all([
     comparisonForView(modelId, query),
     viewsForModel(modelId),
     watchedModelsForView(),
+    storedBudgetForView(),
   ]);
   if (!comparison) notFound();
   const { snapshot } = comparison;
@@ -70,6 +72,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
           activeView={activeView}
           ignored={comparison.ignored}
           uptimeThreshold={env.UPTIME_THRESHOLD}
+          storedBudget={storedBudget}
         />
       ) : (
         <p className="rounded-md border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
