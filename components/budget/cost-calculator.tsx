@@ -148,8 +148,9 @@ export function CostCalculator({ providers, storedBudget, rulesNote }: Props) {
 
       {ignored.length > 0 && (
         <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          The link’s {ignored.map((k) => (k === "ds" ? "workload (ds)" : "budget")).join(" and ")} could not be read, so the
-          default is shown instead.
+          The link’s {ignored.map((k) => (k === "ds" ? "workload (ds)" : "budget")).join(" and ")} could not be read, so{" "}
+          {ignored.map((k) => (k === "ds" ? "the default plan" : "the stored budget")).join(" and ")}{" "}
+          {ignored.length > 1 ? "are" : "is"} used instead.
         </p>
       )}
 

@@ -44,7 +44,7 @@ export function BudgetForm({ amountUsd, startAt }: { amountUsd: string; startAt:
         />
       </div>
       <SubmitButton pending={pending} busy="Saving…">Save budget</SubmitButton>
-      <p id="budget-bounds" className="basis-full text-xs text-slate-500">An amount {BUDGET_BOUNDS}.</p>
+      <p id="budget-bounds" className="basis-full text-xs text-slate-500">An amount {BUDGET_BOUNDS}, in dollars and cents.</p>
       {state && (
         <p role="status" className={`basis-full text-sm ${state.ok ? "text-emerald-700" : "text-red-700"}`}>{state.message}</p>
       )}
