@@ -50,8 +50,12 @@ test.describe("rules: honest defaults", () => {
     await expect(summary).toContainText("Chutes (chutes/int4)");
     const off = await (await request.get(`/api/models/${KIMI}/routing?deg=false`)).json();
     expect(off.provider.only).toContain("baseten/fp4");
+  });
 
-    // A saved view keeps the choice; one saved without `deg` (as before the rule) excludes them.
+  test("a link or saved view without deg (as before the rule) excludes degraded endpoints; a mistyped value is reported", async ({ page, request }) => {
+    const table = page.getByRole("table", { name: "Providers" });
+    const baseten = table.getByRole("row", { name: /^BaseTen/ });
+    const degraded = page.getByRole("checkbox", { name: /Exclude degraded endpoints/ });
     const made = await request.post("/api/views", { data: { name: "Old view without deg", modelId: KIMI, query: "xq=int4" } });
     expect(made.status()).toBe(201);
     const old = await made.json();
