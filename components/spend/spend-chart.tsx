@@ -13,6 +13,9 @@ export interface SpendChartProps {
 }
 
 const time = (ms: number) => new Date(ms).toISOString().slice(5, 16).replace("T", " ");
+/** Tick labels fine enough to differ: snapshots minutes apart would all read "12-01 20:33". */
+const timeTick = (spanMs: number) => (ms: number) =>
+  spanMs < 600_000 ? new Date(ms).toISOString().slice(11, 19) : time(ms);
 
 export function SpendChart({ points, budgetUsd, projection }: SpendChartProps) {
   const spent = points.map((p) => ({ t: Date.parse(p.at), spent: Number(p.spent) }));
@@ -27,13 +30,15 @@ export function SpendChart({ points, budgetUsd, projection }: SpendChartProps) {
   // One snapshot (or several at the same instant) gives a time axis of zero width: pad it.
   const times = spent.map((p) => p.t);
   const oneInstant = times.length > 0 && Math.min(...times) === Math.max(...times);
+  const allTimes = [...times, ...projected.map((p) => p.t)];
+  const xSpan = allTimes.length ? Math.max(...allTimes) - Math.min(...allTimes) : 0;
   const xDomain: [number | string, number | string] = oneInstant ? [times[0] - 1_800_000, times[0] + 1_800_000] : ["dataMin", "dataMax"];
   return (
     <figure aria-label="Spend over time" className="h-72 w-full">
       <ResponsiveContainer width="100%" height="100%">
         <LineChart margin={{ top: 10, right: 16, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-          <XAxis dataKey="t" type="number" scale="time" domain={xDomain} tickFormatter={time} fontSize={11} minTickGap={40} />
+          <XAxis dataKey="t" type="number" scale="time" domain={xDomain} tickFormatter={timeTick(xSpan)} fontSize={11} minTickGap={40} />
           <YAxis domain={[0, maxY]} tickFormatter={money} fontSize={11} width={56} />
           <Tooltip
             labelFormatter={(v) => `${time(Number(v))} UTC`}

@@ -249,6 +249,8 @@ test.describe("spend tracking and actual usage", () => {
     const ticks = await chart.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value").allTextContents();
     expect(ticks.length).toBeGreaterThan(2);
     expect(new Set(ticks).size).toBe(ticks.length); // no "$0 $0 $0"
+    const times = await chart.locator(".recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value").allTextContents();
+    expect(new Set(times).size).toBe(times.length); // snapshots seconds apart: no "20:33 20:33"
     // The budget's label sits above its line, clear of the time axis and its labels.
     const label = await chart.locator("text.recharts-label").filter({ hasText: "Budget $0.00" }).boundingBox();
     const axis = await chart.locator(".recharts-xAxis .recharts-cartesian-axis-line").boundingBox();
