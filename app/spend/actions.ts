@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { readBudgetAmount } from "@/lib/budget/amount";
 import { getDb } from "@/lib/db/client";
 import { clearMemo } from "@/lib/queries/memo";
 import { saveBudget } from "@/lib/spend/budget";
@@ -12,17 +13,20 @@ export interface BudgetActionState {
 }
 
 // The start time comes from <input type="datetime-local"> and is read as UTC, as the page shows it.
+// The amount is read by the same rule as the calculator's (lib/budget/amount.ts), whose message
+// says the real bounds.
 const schema = z.object({
-  amountUsd: z
-    .string()
-    .trim()
-    .transform((s) => s.replace(/^\$/, "").replace(/,/g, ""))
-    .pipe(z.string().regex(/^\d{1,9}(\.\d{1,2})?$/, "a positive amount in USD, like 100 or 250.50")),
+  amountUsd: z.string().transform((s, ctx) => {
+    const read = readBudgetAmount(s);
+    if (read.ok) return read.amount.toFixed(2);
+    ctx.addIssue({ code: "custom", message: read.message });
+    return z.NEVER;
+  }),
   startAt: z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, "a date and time")
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, "Use a date and time")
     .transform((s) => new Date(`${s.length === 16 ? `${s}:00` : s}Z`))
-    .refine((d) => !Number.isNaN(d.getTime()), "a valid date and time"),
+    .refine((d) => !Number.isNaN(d.getTime()), "Use a valid date and time"),
 });
 
 /** Saves the budget in force (amount and start). Server actions are same-origin only. */
@@ -31,7 +35,7 @@ export async function saveBudgetAction(_prev: BudgetActionState | null, form: Fo
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue.path[0] === "amountUsd" ? "Budget" : "Start";
-    return { ok: false, message: `${field}: use ${issue.message}` };
+    return { ok: false, message: `${field}: ${issue.message}` };
   }
   const saved = await saveBudget(await getDb(), parsed.data);
   clearMemo(); // like every write: no shared read outlives it

@@ -3,7 +3,8 @@
 import Decimal from "decimal.js";
 import { useSearchParams } from "next/navigation";
 import { useQueryStates } from "nuqs";
-import { useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { readBudgetAmount } from "@/lib/budget/amount";
 import { estimate, formatUsd, parseBudget, type Dataset, type PricedProviderInput } from "@/lib/budget/cost";
 import { compactTokens, parseTokens } from "@/lib/budget/tokens";
 import Link from "next/link";
@@ -35,20 +36,45 @@ function nextName(rows: DraftRow[]): string {
   }
 }
 
-export function CostCalculator({ providers }: { providers: CalculatorProvider[] }) {
-  const [{ budget, ds }, setState] = useQueryStates(budgetParsers, { history: "replace" });
+/** The budget stored on the spend page (or the seed's $100 when none was saved). */
+export interface StoredBudget {
+  amountUsd: string;
+  saved: boolean;
+}
+
+interface Props {
+  /** The providers the comparison rules include. */
+  providers: CalculatorProvider[];
+  storedBudget: StoredBudget;
+  /** Which rules produced the included set, in a few words (lib/rules/describe.ts). */
+  rulesNote?: string;
+}
+
+export function CostCalculator({ providers, storedBudget, rulesNote }: Props) {
+  const [{ budget: whatIfBudget, ds }, setState] = useQueryStates(budgetParsers, { history: "replace" });
   const searchParams = useSearchParams();
   const ignored = useMemo(() => ignoredBudgetKeys((k) => searchParams.get(k)), [searchParams]);
 
+  // One stored budget (the spend page's Budget rows). A budget typed here is a what-if: kept in the
+  // link as `budget=`, labelled as such, and dropped from the link when it equals the stored one.
+  const stored = new Decimal(storedBudget.amountUsd);
+  const whatIf = whatIfBudget !== null && !new Decimal(whatIfBudget).eq(stored) ? whatIfBudget : null;
+  const budget = whatIf ?? stored.toString();
+
   const [budgetDraft, setBudgetDraft] = useState(budget);
+  useEffect(() => {
+    // Follow the budget in force (the stored one changed, or "use the stored budget") unless the
+    // field already says the same amount in other words.
+    setBudgetDraft((draft) => (parseBudget(draft)?.eq(budget) ? draft : budget));
+  }, [budget]);
   const [rows, setRows] = useState<DraftRow[]>(() => toDrafts(ds));
   const nextKey = useRef(rows.length);
 
   const names = rows.map((r) => r.name.trim());
   const errors = rows.map((r) => validateRow(r, names));
   const rowsValid = errors.every((e) => !e.name && !e.input && !e.output);
-  const budgetValue = parseBudget(budgetDraft);
-  const budgetError = budgetValue ? null : budgetDraft.trim() === "" ? "Enter a budget in USD" : "Use a positive amount like 100 or 250.50";
+  const budgetRead = readBudgetAmount(budgetDraft);
+  const budgetError = budgetRead.ok ? null : budgetRead.message;
 
   function commitRows(next: DraftRow[]) {
     setRows(next);
@@ -89,23 +115,46 @@ export function CostCalculator({ providers }: { providers: CalculatorProvider[] 
               onChange={(e) => {
                 setBudgetDraft(e.target.value);
                 const value = parseBudget(e.target.value);
-                if (value) void setState({ budget: value.toFixed() });
+                if (value) void setState({ budget: value.eq(stored) ? null : value.toFixed() });
               }}
               className={`w-32 rounded-md border px-2 py-1 text-right font-mono ${budgetError ? "border-red-400 bg-red-50" : "border-slate-300"}`}
             />
           </div>
-          {budgetError && <p id="budget-error" className="mt-1 text-xs text-red-700">{budgetError}</p>}
+          {budgetError && <p id="budget-error" className="mt-1 max-w-64 text-xs text-red-700">{budgetError}</p>}
         </div>
       </div>
 
-      {ignored.length > 0 && (
-        <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          The link’s {ignored.map((k) => (k === "ds" ? "workload (ds)" : "budget")).join(" and ")} could not be read, so the
-          default is shown instead.
+      {whatIf !== null ? (
+        <p role="note" aria-label="What-if budget" className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-indigo-200 bg-indigo-50 px-3 py-2 text-sm text-indigo-950">
+          <span>
+            What-if: <strong>{formatUsd(new Decimal(whatIf))}</strong>; stored budget {formatUsd(stored)}
+            {storedBudget.saved ? "" : " (the default: none saved yet)"}. The what-if is kept in this link only.
+          </span>
+          <button
+            type="button"
+            onClick={() => void setState({ budget: null })}
+            className="rounded-md border border-indigo-300 bg-white px-2 py-0.5 text-sm text-indigo-800 hover:bg-indigo-100"
+          >
+            Use the stored budget
+          </button>
+        </p>
+      ) : (
+        <p className="text-xs text-slate-500">
+          {storedBudget.saved ? "The stored budget, " : "The default budget (none saved yet), "}
+          <Link href="/spend" className="text-indigo-700 hover:underline">set on the Spend page</Link>. A different amount typed
+          here is a what-if kept in the link.
         </p>
       )}
 
-      <Summary result={result} budget={budgetDecimal} />
+      {ignored.length > 0 && (
+        <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          The link’s {ignored.map((k) => (k === "ds" ? "workload (ds)" : "budget")).join(" and ")} could not be read, so{" "}
+          {ignored.map((k) => (k === "ds" ? "the default plan" : "the stored budget")).join(" and ")}{" "}
+          {ignored.length > 1 ? "are" : "is"} used instead.
+        </p>
+      )}
+
+      <Summary result={result} budget={budgetDecimal} nothingIncluded={providers.length === 0} rulesNote={rulesNote} />
 
       {!rowsValid && (
         <p className="text-sm text-amber-800">Costs use the last valid plan until the highlighted values are fixed.</p>
@@ -138,12 +187,19 @@ export function CostCalculator({ providers }: { providers: CalculatorProvider[] 
   );
 }
 
-function Summary({ result, budget }: { result: ReturnType<typeof estimate>; budget: Decimal }) {
+function Summary({ result, budget, nothingIncluded, rulesNote }: { result: ReturnType<typeof estimate>; budget: Decimal; nothingIncluded: boolean; rulesNote?: string }) {
   const { cheapest, worstCase, priced, unpriced } = result;
+  if (nothingIncluded) {
+    return (
+      <p role="status" aria-label="Budget summary" className="rounded-md bg-slate-100 px-3 py-2 text-sm">
+        Nothing is included under the current rules, so there is no provider to price the plan at. Loosen a rule above.
+      </p>
+    );
+  }
   if (!cheapest || !worstCase) {
     return (
       <p role="status" aria-label="Budget summary" className="rounded-md bg-slate-100 px-3 py-2 text-sm">
-        No included provider has a price{unpriced.length > 0 ? ` (${unpriced.length} without one)` : ""}, so the plan cannot be priced.
+        None of the {unpriced.length} included {unpriced.length === 1 ? "provider has" : "providers have"} a listed price, so the plan cannot be priced.
       </p>
     );
   }
@@ -154,6 +210,7 @@ function Summary({ result, budget }: { result: ReturnType<typeof estimate>; budg
         <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">Cheapest included</p>
         <p className="mt-1 text-xl font-semibold tabular-nums">{formatUsd(cheapest.total)}</p>
         <p className="text-sm text-slate-700">{cheapest.provider} ({cheapest.tag})</p>
+        {rulesNote && <p className="mt-1 text-xs text-slate-500">{rulesNote}</p>}
       </div>
       <div className={`rounded-md border p-3 ${fits ? "border-emerald-200 bg-emerald-50" : "border-red-200 bg-red-50"}`}>
         <p className="text-xs font-medium tracking-wide text-slate-600 uppercase">Budget {formatUsd(budget)}</p>

@@ -6,13 +6,15 @@ import { toCsv } from "@/lib/csv";
 import type { KnownQuantizationEntry } from "@/lib/known-quantization";
 import type { ProviderRow } from "@/lib/queries/providers";
 import { buildRoutingExport } from "@/lib/routing/export";
+import { authorEndpointsExcludedByQuantization } from "@/lib/rules/author-endpoint";
+import { rulesHeadline } from "@/lib/rules/describe";
 import { evaluateRules, summarise } from "@/lib/rules/evaluate";
 import { endpointFacts } from "@/lib/rules/facts";
 import type { ProbeFact } from "@/lib/rules/evaluate";
 import type { SavedViewEntry } from "@/lib/saved-views";
 import { budgetParsers } from "@/lib/view-state/budget";
 import { comparisonParsers, toRuleSet, type ComparisonState } from "@/lib/view-state/comparison";
-import { CostCalculator } from "../budget/cost-calculator";
+import { CostCalculator, type StoredBudget } from "../budget/cost-calculator";
 import { LazyHistorySection } from "../history/lazy-history-section";
 import { PageSection } from "../models/page-sections";
 import { CopyButton } from "../ui/copy-button";
@@ -39,10 +41,12 @@ interface Props {
   uptimeThreshold: number;
   /** Each endpoint's verdict in the latest completed fidelity probe (for the rule and the badges). */
   probes?: Array<ProbeFact & { tag: string }>;
+  /** The spend page's budget: the calculator starts from it. */
+  storedBudget: StoredBudget;
 }
 
 /** The comparison page's interactive part: rules → verdicts → table, export, saved views. */
-export function ComparisonView({ modelId, endpoints, known, views, activeView, ignored, uptimeThreshold, probes = NO_PROBES }: Props) {
+export function ComparisonView({ modelId, endpoints, known, views, activeView, ignored, uptimeThreshold, probes = NO_PROBES, storedBudget }: Props) {
   const [urlState, setUrlState] = useQueryStates(comparisonParsers, { history: "replace", shallow: true });
   const state = urlState as ComparisonState;
   const [budgetState] = useQueryStates(budgetParsers);
@@ -131,7 +135,7 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
           </button>
         </div>
       </div>
-      <RulesPanel state={state} onChange={setState} />
+      <RulesPanel state={state} onChange={setState} authorExcluded={authorEndpointsExcludedByQuantization(modelId, facts, verdicts)} />
       <ProviderTable
         rows={rows}
         sort={state.sort}
@@ -151,12 +155,14 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
           onSortChange={(rsort) => setState({ rsort })}
           apiPath={`/api/models/${modelId}/routing${query ? `?${query}` : ""}`}
         />
-        <SavedViewsPanel modelId={modelId} views={views} activeSlug={activeView} query={query} />
+        <SavedViewsPanel modelId={modelId} views={views} activeSlug={activeView} query={query} includedCount={included.length} />
       </div>
       </PageSection>
       <PageSection id="budget">
       <CostCalculator
         providers={included.map((r) => ({ tag: r.tag, provider: r.provider, inputPricePerM: r.inputPricePerM, outputPricePerM: r.outputPricePerM }))}
+        storedBudget={storedBudget}
+        rulesNote={rulesHeadline(rules, verdicts, (tag) => endpoints.find((e) => e.tag === tag)?.provider ?? tag)}
       />
       </PageSection>
       <PageSection id="history">

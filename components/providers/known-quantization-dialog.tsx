@@ -19,6 +19,9 @@ export function KnownQuantizationDialog({ modelId, target, onClose }: Props) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const url = `/api/models/${modelId}/known-quantization`;
+  // Nothing is chosen for the user: a value pre-selected for every provider is one careless Save
+  // away from recording a false fact. Save stays disabled until a value is picked.
+  const [quantization, setQuantization] = useState("");
 
   useEffect(() => {
     const dialog = ref.current;
@@ -26,6 +29,7 @@ export function KnownQuantizationDialog({ modelId, target, onClose }: Props) {
     if (target && !dialog.open) dialog.showModal();
     if (!target && dialog.open) dialog.close();
     setError(null);
+    setQuantization(target?.known?.quantization ?? "");
   }, [target]);
 
   const save = useMutation({
@@ -61,7 +65,7 @@ export function KnownQuantizationDialog({ modelId, target, onClose }: Props) {
             const data = new FormData(e.currentTarget);
             save.mutate({
               tag: target.tag,
-              quantization: String(data.get("quantization")),
+              quantization,
               note: String(data.get("note")),
               recordedBy: String(data.get("recordedBy")),
             });
@@ -74,7 +78,16 @@ export function KnownQuantizationDialog({ modelId, target, onClose }: Props) {
           </p>
           <label className="flex flex-col gap-1 text-sm">
             Quantization
-            <select name="quantization" defaultValue={target.known?.quantization ?? "nvfp4"} className="rounded-md border border-slate-300 px-2 py-1">
+            <select
+              name="quantization"
+              required
+              value={quantization}
+              onChange={(e) => setQuantization(e.target.value)}
+              className="rounded-md border border-slate-300 px-2 py-1"
+            >
+              <option value="" disabled>
+                Choose what it really serves…
+              </option>
               {KNOWN_QUANTIZATIONS.map((q) => (
                 <option key={q} value={q}>
                   {q}
@@ -120,7 +133,7 @@ export function KnownQuantizationDialog({ modelId, target, onClose }: Props) {
               <button type="button" onClick={onClose} className="rounded-md border border-slate-300 px-3 py-1 text-sm">
                 Cancel
               </button>
-              <button type="submit" disabled={save.isPending} className="rounded-md bg-indigo-600 px-3 py-1 text-sm text-white disabled:opacity-60">
+              <button type="submit" disabled={save.isPending || quantization === ""} className="rounded-md bg-indigo-600 px-3 py-1 text-sm text-white disabled:opacity-60">
                 {save.isPending ? "Saving…" : "Save"}
               </button>
             </div>

@@ -34,6 +34,17 @@ export function QuantizationBadge({ reported, known }: Props) {
           <span className="font-semibold tracking-wide uppercase">team</span> · {known.recordedBy}, {known.recordedAt.slice(0, 10)}
         </span>
       )}
+      {known && (
+        // The team's reason, on the row itself: a reader should not have to open the dialog to learn
+        // why the rules use a value OpenRouter does not report. Long notes are cut to three lines
+        // (the whole note is in the title and the dialog).
+        <span
+          title={known.note}
+          className="line-clamp-3 block w-full max-w-60 text-[11px] leading-snug whitespace-normal text-slate-600 italic"
+        >
+          <span className="sr-only">Team note: </span>“{known.note}”
+        </span>
+      )}
     </span>
   );
 }

@@ -34,23 +34,32 @@ export function RoutingExportPanel({ routing, sort, onSortChange, apiPath }: Pro
               ))}
             </select>
           </label>
-          <CopyButton text={json} label="Copy JSON" />
+          {!empty && <CopyButton text={json} label="Copy JSON" />}
         </div>
       </div>
       <p className="mt-1 text-xs text-slate-500">
         Paste into the body of each chat request. Fallbacks are off, so a request fails rather than reach a provider
         you excluded.
       </p>
-      {empty && (
-        <p role="alert" className="mt-2 rounded bg-red-50 px-2 py-1 text-sm text-red-800">
-          No provider is included: OpenRouter would treat an empty list as no restriction. Loosen a rule first.
-        </p>
+      {empty ? (
+        // No copy and no JSON: `"only": []` reads to OpenRouter as no restriction at all, so a pasted
+        // export would send the pipeline to every provider, the ones the rules exclude included.
+        <div role="alert" aria-label="Nothing to export" className="mt-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
+          <p className="font-medium">No provider is included, so there is nothing to export.</p>
+          <p className="mt-1">
+            An empty <code>only</code> list does not mean “no provider” to OpenRouter: it means no restriction at all, and
+            every request would go to any provider, the quantized ones you excluded included. Loosen a rule to include at
+            least one provider.
+          </p>
+        </div>
+      ) : (
+        <pre aria-label="Routing preferences JSON" className="mt-2 overflow-x-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100">
+          {json}
+        </pre>
       )}
-      <pre aria-label="Routing preferences JSON" className="mt-2 overflow-x-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100">
-        {json}
-      </pre>
       <p className="mt-2 text-xs text-slate-500">
         For scripts: <code className="break-all">GET {apiPath}</code>
+        {empty && " (answers 422 while nothing is included)"}
       </p>
     </section>
   );

@@ -2,6 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { KNOWN_QUANTIZATIONS, type KnownQuantization } from "@/lib/openrouter/quantizations";
+import type { AuthorEndpointExcluded } from "@/lib/rules/author-endpoint";
 import { QUANT_CLASSES, QUANT_CLASS_IDS, type QuantClass } from "@/lib/rules/quantization";
 import { UPTIME_WINDOWS, type ComparisonState, type UptimeWindow } from "@/lib/view-state/comparison";
 
@@ -10,13 +11,15 @@ type Patch = Partial<ComparisonState>;
 interface Props {
   state: ComparisonState;
   onChange(patch: Patch): void;
+  /** The model author's own endpoints that the quantization rules exclude (see lib/rules/author-endpoint.ts). */
+  authorExcluded?: AuthorEndpointExcluded[];
 }
 
 const toggleClass =
   "rounded-md border px-2.5 py-1 text-sm transition-colors aria-pressed:border-rose-300 aria-pressed:bg-rose-50 aria-pressed:text-rose-800 border-slate-300 bg-white text-slate-700 hover:bg-slate-50";
 
 /** Include/exclude rules, set by clicking. Every control writes to the URL. */
-export function RulesPanel({ state, onChange }: Props) {
+export function RulesPanel({ state, onChange, authorExcluded = [] }: Props) {
   const excluded = new Set<string>(state.xq);
   const unknownExcluded = !state.unk;
 
@@ -77,6 +80,15 @@ export function RulesPanel({ state, onChange }: Props) {
             />
             Accept unknown quantization (flagged as unverified)
           </label>
+          {authorExcluded.map((a) => (
+            <p key={a.tag} role="note" aria-label="Author’s own endpoint" className="mt-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+              {a.includedByHand ? "Your quantization rules would exclude " : "Your quantization rules exclude "}
+              <strong>{a.provider}</strong>, the model author’s own endpoint (<code>{a.tag}</code>, {a.quantization})
+              {a.includedByHand ? ", which you included by hand. " : ". "}
+              Some models are released quantized: {a.quantization} may be how the author released this model, not a
+              cheaper copy of it.
+            </p>
+          ))}
         </fieldset>
 
         <fieldset className="grid grid-cols-2 gap-3 text-sm">
@@ -120,6 +132,15 @@ export function RulesPanel({ state, onChange }: Props) {
               className="h-4 w-4 rounded border-slate-300"
             />
             Status must be 0 (OpenRouter marks degraded endpoints below 0)
+          </label>
+          <label className="col-span-2 flex items-center gap-2 text-slate-700">
+            <input
+              type="checkbox"
+              checked={state.deg}
+              onChange={(e) => onChange({ deg: e.target.checked })}
+              className="h-4 w-4 rounded border-slate-300"
+            />
+            Exclude degraded endpoints (status below 0; on by default)
           </label>
           <label className="col-span-2 flex items-center gap-2 text-slate-700">
             <input

@@ -16,20 +16,26 @@ interface Props {
   activeSlug: string | null;
   /** The current view's query string, without the leading "?". */
   query: string;
+  /** How many endpoints the current rules include: a view including none is saved with a warning. */
+  includedCount: number;
 }
 
+const NOTHING_INCLUDED =
+  "This view includes no provider: its routing link answers 422 (an empty list would not restrict OpenRouter at all), so a pipeline reading it stops until a rule is loosened.";
+
 /** The team's saved views of this model: save the current rules under a name, update, delete. */
-export function SavedViewsPanel({ modelId, views, activeSlug, query }: Props) {
+export function SavedViewsPanel({ modelId, views, activeSlug, query, includedCount }: Props) {
+  const nothingIncluded = includedCount === 0;
   const router = useRouter();
   const [name, setName] = useState("");
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [message, setMessage] = useState<{ ok: boolean; text: string; warning?: boolean } | null>(null);
   const origin = useBrowserOrigin() ?? "";
 
   const create = useMutation({
     mutationFn: () => apiFetch<SavedViewEntry>("/api/views", { method: "POST", body: JSON.stringify({ name, modelId, query }) }),
     onSuccess: (view) => {
       setName("");
-      setMessage({ ok: true, text: `Saved “${view.name}”: short link ${origin}/v/${view.slug}` });
+      setMessage({ ok: true, text: `Saved “${view.name}”: short link ${origin}/v/${view.slug}`, warning: nothingIncluded });
       router.refresh();
     },
     onError: (err) => setMessage({ ok: false, text: err.message }),
@@ -37,7 +43,7 @@ export function SavedViewsPanel({ modelId, views, activeSlug, query }: Props) {
   const update = useMutation({
     mutationFn: (slug: string) => apiFetch<SavedViewEntry>(`/api/views/${slug}`, { method: "PUT", body: JSON.stringify({ query }) }),
     onSuccess: (view) => {
-      setMessage({ ok: true, text: `Updated “${view.name}” with the current rules` });
+      setMessage({ ok: true, text: `Updated “${view.name}” with the current rules`, warning: nothingIncluded });
       router.refresh();
     },
     onError: (err) => setMessage({ ok: false, text: err.message }),
@@ -75,9 +81,15 @@ export function SavedViewsPanel({ modelId, views, activeSlug, query }: Props) {
           Save view
         </button>
       </form>
+      {nothingIncluded && (
+        <p role="alert" aria-label="Saving warning" className="mt-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+          {NOTHING_INCLUDED}
+        </p>
+      )}
       {message && (
         <p role="status" className={`mt-2 text-sm ${message.ok ? "text-emerald-700" : "text-red-700"}`}>
           {message.text}
+          {message.warning && <span className="block font-medium text-amber-800">Warning: it includes no provider; its routing link answers 422.</span>}
         </p>
       )}
       <ul aria-label="Saved views" className="mt-3 divide-y divide-slate-100 text-sm">

@@ -1,12 +1,18 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
 import { saveBudgetAction, type BudgetActionState } from "@/app/spend/actions";
 import { SubmitButton } from "@/components/ui/submit-button";
+import { BUDGET_BOUNDS } from "@/lib/budget/amount";
 
 /** Budget amount and start time (UTC), saved by a server action. */
 export function BudgetForm({ amountUsd, startAt }: { amountUsd: string; startAt: string }) {
   const [state, action, pending] = useActionState<BudgetActionState | null, FormData>(saveBudgetAction, null);
+  // Controlled, so what was typed stays after a refusal (React resets uncontrolled fields once a
+  // form action has run, which would throw the typing away with the message about it).
+  const [amount, setAmount] = useState(amountUsd);
+  const [start, setStart] = useState(startAt.slice(0, 19));
+  const refused = state !== null && !state.ok;
   return (
     <form action={action} aria-label="Budget" className="flex flex-wrap items-end gap-3">
       <div>
@@ -14,10 +20,13 @@ export function BudgetForm({ amountUsd, startAt }: { amountUsd: string; startAt:
         <input
           id="budget-amount"
           name="amountUsd"
-          defaultValue={amountUsd}
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
           inputMode="decimal"
           required
-          className="mt-1 w-32 rounded-md border border-slate-300 px-2 py-1 text-right font-mono"
+          aria-invalid={refused && state.message.startsWith("Budget")}
+          aria-describedby="budget-bounds"
+          className="mt-1 w-36 rounded-md border border-slate-300 px-2 py-1 text-right font-mono aria-invalid:border-red-400 aria-invalid:bg-red-50"
         />
       </div>
       <div>
@@ -27,12 +36,15 @@ export function BudgetForm({ amountUsd, startAt }: { amountUsd: string; startAt:
           name="startAt"
           type="datetime-local"
           step={1}
-          defaultValue={startAt.slice(0, 19)}
+          value={start}
+          onChange={(e) => setStart(e.target.value)}
           required
-          className="mt-1 rounded-md border border-slate-300 px-2 py-1 font-mono text-sm"
+          aria-invalid={refused && state.message.startsWith("Start")}
+          className="mt-1 rounded-md border border-slate-300 px-2 py-1 font-mono text-sm aria-invalid:border-red-400 aria-invalid:bg-red-50"
         />
       </div>
       <SubmitButton pending={pending} busy="Saving…">Save budget</SubmitButton>
+      <p id="budget-bounds" className="basis-full text-xs text-slate-500">An amount {BUDGET_BOUNDS}, in dollars and cents.</p>
       {state && (
         <p role="status" className={`basis-full text-sm ${state.ok ? "text-emerald-700" : "text-red-700"}`}>{state.message}</p>
       )}

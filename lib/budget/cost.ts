@@ -1,4 +1,5 @@
 import Decimal from "decimal.js";
+import { readBudgetAmount } from "./amount";
 
 // What a workload costs at each included provider, exactly: decimal arithmetic on $/M prices,
 // rounded to the cent only for display. How far a budget goes is walked in dataset order.
@@ -144,7 +145,6 @@ function isPrice(value: string | null): value is string {
 
 /** A budget amount typed by a person: "100", "250.5", "$1,000". Null when it is not one. */
 export function parseBudget(input: string): Decimal | null {
-  const text = input.trim().replace(/^\$/, "").replace(/,/g, "");
-  if (!/^\d{1,9}(\.\d{1,2})?$/.test(text)) return null;
-  return new Decimal(text);
+  const read = readBudgetAmount(input);
+  return read.ok ? read.amount : null;
 }

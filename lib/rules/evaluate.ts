@@ -19,6 +19,11 @@ export interface RuleSet {
   minUptime: number;
   uptimeWindow: UptimeWindow;
   requireStatusZero: boolean;
+  /**
+   * Exclude endpoints OpenRouter marks degraded (status below 0). On by default: an endpoint
+   * OpenRouter itself flags is not one a pipeline should be sent to unless someone chose it.
+   */
+  excludeDegraded: boolean;
   /** USD per million tokens, decimal strings; null turns the rule off. */
   maxInputPricePerM: string | null;
   maxOutputPricePerM: string | null;
@@ -34,6 +39,7 @@ export const DEFAULT_RULES: RuleSet = {
   minUptime: 0,
   uptimeWindow: "30m",
   requireStatusZero: false,
+  excludeDegraded: true,
   maxInputPricePerM: null,
   maxOutputPricePerM: null,
 };
@@ -148,6 +154,8 @@ function thresholdReasons(e: EndpointFacts, rules: RuleSet): Reason[] {
   }
   if (rules.requireStatusZero && e.status !== 0) {
     reasons.push({ kind: "status", text: e.status === null ? "status unknown" : `status ${e.status}` });
+  } else if (rules.excludeDegraded && e.status !== null && e.status < 0) {
+    reasons.push({ kind: "status", text: `degraded (status ${e.status})` });
   }
   // An endpoint without a listed price (missing, or OpenRouter's "-1" sentinel) is never sent
   // traffic: the pipeline spends real money and nobody could say what it would cost.

@@ -1,4 +1,5 @@
 import { createParser } from "nuqs/server";
+import { readBudgetAmount } from "../budget/amount";
 import type { Dataset } from "../budget/cost";
 import { compactTokens, parseTokens } from "../budget/tokens";
 
@@ -10,7 +11,7 @@ import { compactTokens, parseTokens } from "../budget/tokens";
 
 export const MAX_DATASETS = 50;
 export const DATASET_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._()+-]{0,39}$/;
-const BUDGET = /^\d{1,9}(\.\d{1,2})?$/;
+const BUDGET = /^\d{1,10}(\.\d{1,2})?$/;
 
 /** The seed's plan: B3–B8, 10M output each, 10M input in all (split so the sum is exact). */
 export const DEFAULT_PLAN: Dataset[] = ["B3", "B4", "B5", "B6", "B7", "B8"].map((name, i) => ({
@@ -18,11 +19,10 @@ export const DEFAULT_PLAN: Dataset[] = ["B3", "B4", "B5", "B6", "B7", "B8"].map(
   inputTokens: i < 4 ? 1_666_667 : 1_666_666,
   outputTokens: 10_000_000,
 }));
-export const DEFAULT_BUDGET = "100";
 
-/** A budget in USD as a decimal string (never a float), up to 2 decimals. */
+/** A budget in USD as a decimal string (never a float), up to 2 decimals, within the budget bounds. */
 export const parseAsBudget = createParser<string>({
-  parse: (value) => (BUDGET.test(value) ? normaliseAmount(value) : null),
+  parse: (value) => (BUDGET.test(value) && readBudgetAmount(value).ok ? normaliseAmount(value) : null),
   serialize: (v) => v,
 });
 
@@ -51,8 +51,11 @@ export const parseAsDatasets = createParser<Dataset[]>({
 });
 
 export const budgetParsers = {
-  /** The budget, USD. */
-  budget: parseAsBudget.withDefault(DEFAULT_BUDGET),
+  /**
+   * A what-if budget, USD. Absent, the calculator uses the stored budget (the spend page's); a
+   * value here is the reader's own figure, kept in the link and labelled as a what-if.
+   */
+  budget: parseAsBudget,
   /** The workload, datasets in the order they are generated. */
   ds: parseAsDatasets.withDefault(DEFAULT_PLAN),
 };

@@ -2,7 +2,6 @@ import {
   createParser,
   type inferParserType,
   parseAsArrayOf,
-  parseAsBoolean,
   parseAsStringLiteral,
 } from "nuqs/server";
 import { RANGES } from "../history/buckets";
@@ -71,6 +70,15 @@ export const parseAsPercent = createParser<number>({
   serialize: (v) => String(v),
 });
 
+/**
+ * "true" or "false" and nothing else. nuqs's parseAsBoolean reads anything but "true" as false,
+ * so a mistyped `deg=ture` would silently turn a safety rule off; here it is reported and ignored.
+ */
+export const parseAsStrictBoolean = createParser<boolean>({
+  parse: (value) => (value === "true" ? true : value === "false" ? false : null),
+  serialize: (v) => String(v),
+});
+
 const TAG = /^[a-z0-9][a-z0-9._/-]{0,99}$/i;
 export const parseAsTag = createParser<string>({
   parse: (value) => (TAG.test(value) ? value : null),
@@ -85,14 +93,20 @@ export const comparisonParsers = {
   /** Endpoint tags included by hand, over the quantization rules. */
   ip: parseAsArrayOf(parseAsTag).withDefault([]),
   /** Whether "unknown" (or unreported) quantization counts as acceptable. */
-  unk: parseAsBoolean.withDefault(true),
+  unk: parseAsStrictBoolean.withDefault(true),
   /** Minimum uptime in percent, and over which window. */
   upmin: parseAsPercent.withDefault(0),
   upw: parseAsStringLiteral(UPTIME_WINDOWS).withDefault("30m"),
   /** Status must be 0. */
-  st0: parseAsBoolean.withDefault(false),
+  st0: parseAsStrictBoolean.withDefault(false),
+  /**
+   * Exclude endpoints OpenRouter marks degraded (status below 0). On by default, so a link or
+   * saved view without `deg` (including those made before this rule existed) excludes them;
+   * `deg=false` turns the rule off.
+   */
+  deg: parseAsStrictBoolean.withDefault(true),
   /** Exclude endpoints whose latest fidelity probe did not match the reference. */
-  xprobe: parseAsBoolean.withDefault(false),
+  xprobe: parseAsStrictBoolean.withDefault(false),
   /** Maximum input and output price, USD per million tokens. */
   maxin: parseAsAmount,
   maxout: parseAsAmount,
@@ -171,6 +185,7 @@ export function toRuleSet(state: ComparisonState): RuleSet {
     minUptime: state.upmin,
     uptimeWindow: state.upw,
     requireStatusZero: state.st0,
+    excludeDegraded: state.deg,
     maxInputPricePerM: state.maxin,
     maxOutputPricePerM: state.maxout,
     ...(state.xprobe ? { excludeProbeMismatch: true } : {}),

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { poll, replicaControl, screenshot } from "./helpers";
 
 /** Nothing on the page is wider than a phone's screen. */
@@ -14,6 +14,21 @@ async function expectNoSidewaysScroll(page: Page) {
 // excluded, as the seed's team decided), the spend page fed by /key, and the usage import.
 
 const KIMI_FULL_PRECISION = "/models/moonshotai/kimi-k2.5?xq=int4,fp4,mxfp4,nvfp4&xp=fireworks&upmin=95";
+
+/** Saves the stored budget on the spend page, keeping its start. */
+async function saveStoredBudget(page: Page, amount: string) {
+  await page.goto("/spend");
+  await page.getByRole("form", { name: "Budget" }).getByLabel("Budget (USD)").fill(amount);
+  await page.getByRole("button", { name: "Save budget" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved" })).toContainText(`Saved: $${amount}.00`);
+}
+
+/** Saves the seed's $100 as the stored budget, in a page of its own (for afterAll). */
+async function restoreSeedBudget(browser: Browser, baseURL: string | undefined) {
+  const context = await browser.newContext({ baseURL });
+  await saveStoredBudget(await context.newPage(), "100");
+  await context.close();
+}
 
 async function expectCalculatorAt100(page: Page) {
   const summary = page.getByRole("status", { name: "Budget summary" });
@@ -106,8 +121,8 @@ test.describe("data budget calculator", () => {
   test("the calculator follows rule changes made on the comparison page at once", async ({ page }) => {
     await page.goto("/models/moonshotai/kimi-k2.5?budget=250");
     const summary = page.getByRole("status", { name: "Budget summary" });
-    // Every provider included: Chutes (int4) at $0.40/$2.20 is cheapest, $136.00.
-    await expect(summary).toContainText("Range across 11 included");
+    // Every provider but the degraded BaseTen included: Chutes (int4) at $0.40/$2.20 is cheapest, $136.00.
+    await expect(summary).toContainText("Range across 10 included");
     await expect(summary).toContainText("$136.00");
     // Each click waits for the last one's effect: the table's rows change height as verdicts change,
     // and a click aimed while they move can land on the row below.
@@ -127,9 +142,47 @@ test.describe("data budget calculator", () => {
     await expect(page.getByRole("note").filter({ hasText: "could not be read" })).toContainText("budget and workload (ds)");
     await expectCalculatorAt100(page);
   });
+
+  test("the calculator starts from the stored budget; a budget typed there is a what-if kept in the link", async ({ page }) => {
+    test.slow(); // two saves on the spend page and four loads of the model page
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await saveStoredBudget(page, "250"); // put back by afterAll, also when this test fails
+    await page.goto(KIMI_FULL_PRECISION);
+    await expectCalculatorAt250(page);
+    const calculator = page.getByRole("region", { name: "Data budget" });
+    await expect(calculator).toContainText("The stored budget, set on the Spend page");
+    await expect(calculator.getByRole("note", { name: "What-if budget" })).toHaveCount(0);
+
+    await page.getByLabel("Budget (USD)").fill("100");
+    await expect(page).toHaveURL(/budget=100/);
+    const whatIf = calculator.getByRole("note", { name: "What-if budget" });
+    await expect(whatIf).toContainText("What-if: $100.00; stored budget $250.00");
+    await expectCalculatorAt100(page);
+    await screenshot(page, "budget-what-if");
+
+    // The link carries the what-if; going back to the stored budget drops it from the link.
+    await page.goto(`${KIMI_FULL_PRECISION}&budget=100`);
+    await expect(whatIf).toContainText("What-if: $100.00; stored budget $250.00");
+    await whatIf.getByRole("button", { name: "Use the stored budget" }).click();
+    await expect(page).not.toHaveURL(/budget=/);
+    await expectCalculatorAt250(page);
+    await expect(whatIf).toHaveCount(0);
+
+    // Typing the stored amount is no what-if.
+    await page.getByLabel("Budget (USD)").fill("300");
+    await expect(page).toHaveURL(/budget=300/);
+    await page.getByLabel("Budget (USD)").fill("250");
+    await expect(page).not.toHaveURL(/budget=/);
+    await expect(whatIf).toHaveCount(0);
+  });
+
+  // The stored budget is shared by every test: put the seed's $100 back, whatever happened above.
+  test.afterAll(async ({ browser, baseURL }) => restoreSeedBudget(browser, baseURL));
 });
 
 test.describe("spend tracking and actual usage", () => {
+  test.afterAll(async ({ browser, baseURL }) => restoreSeedBudget(browser, baseURL));
+
   test("the spend page shows the stored series, the burn rate and when the budget runs out", async ({ page, request }) => {
     await poll(request);
     await page.goto("/spend");
@@ -158,6 +211,53 @@ test.describe("spend tracking and actual usage", () => {
     await expect(page.locator("body")).not.toContainText("e2e-test-key-not-secret");
     await page.setViewportSize({ width: 1280, height: 900 });
     await screenshot(page, "spend");
+  });
+
+  test("the budget form says its real bounds and keeps what was typed; a $0 budget draws a clean chart", async ({ page, request }) => {
+    test.slow(); // five saves and a reload of the spend page
+    await poll(request);
+    await poll(request);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto("/spend");
+    const amount = page.getByRole("form", { name: "Budget" }).getByLabel("Budget (USD)");
+    const message = page.getByRole("form", { name: "Budget" }).getByRole("status");
+    await expect(page.getByRole("form", { name: "Budget" })).toContainText("An amount from $0 to $1,000,000,000");
+
+    for (const [typed, refusal] of [
+      ["1000000000.01", "Budget: Over the limit: a budget goes from $0 to $1,000,000,000"],
+      ["-5", "Budget: A budget cannot be negative: use an amount from $0 to $1,000,000,000"],
+      ["12.345", "Budget: Use whole cents (at most 2 decimals)"],
+    ]) {
+      await amount.fill(typed);
+      await page.getByRole("button", { name: "Save budget" }).click();
+      await expect(message).toContainText(refusal);
+      await expect(amount).toHaveValue(typed); // kept, to be corrected
+      await expect(amount).toHaveAttribute("aria-invalid", "true");
+    }
+    await screenshot(page, "spend-budget-refused");
+
+    await amount.fill("$1,000,000,000");
+    await page.getByRole("button", { name: "Save budget" }).click();
+    await expect(message).toContainText("Saved: $1000000000.00");
+
+    await amount.fill("0");
+    await page.getByRole("button", { name: "Save budget" }).click();
+    await expect(message).toContainText("Saved: $0.00");
+    await page.reload();
+    const chart = page.getByRole("figure", { name: "Spend over time" });
+    await expect(chart).toContainText("Budget $0.00");
+    // (recharts draws tick labels in a layer of their own, apart from the axis line)
+    const ticks = await chart.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value").allTextContents();
+    expect(ticks.length).toBeGreaterThan(2);
+    expect(new Set(ticks).size).toBe(ticks.length); // no "$0 $0 $0"
+    const times = await chart.locator(".recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value").allTextContents();
+    expect(new Set(times).size).toBe(times.length); // snapshots seconds apart: no "20:33 20:33"
+    // The budget's label sits above its line, clear of the time axis and its labels.
+    const label = await chart.locator("text.recharts-label").filter({ hasText: "Budget $0.00" }).boundingBox();
+    const axis = await chart.locator(".recharts-xAxis .recharts-cartesian-axis-line").boundingBox();
+    if (!label || !axis) throw new Error("chart not laid out");
+    expect(label.y + label.height).toBeLessThanOrEqual(axis.y);
+    await screenshot(page, "spend-zero-budget");
   });
 
   test("usage JSONL imports once: by API and by upload, with bad lines reported by number", async ({ page, request }) => {

@@ -26,13 +26,14 @@ test.describe("provider comparison", () => {
   test("the seed scenario: three clicks leave DeepInfra, Together, Novita and Venice, and the link and saved view agree", async ({ page, browser, request }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(MODEL_PAGE);
-    await expect(page.getByTestId("summary")).toHaveText("11 of 11 providers included");
+    // Out of the box only what OpenRouter marks degraded is left out: BaseTen, at status -5.
+    await expect(page.getByTestId("summary")).toHaveText("10 of 11 providers included");
     await applySeedRules(page);
 
     await expect(page.getByTestId("summary")).toHaveText("4 of 11 providers included");
     expect(await includedProviders(page)).toEqual([...FOUR].sort());
     const table = page.getByRole("table", { name: "Providers" });
-    await expect(table.getByRole("row", { name: /^BaseTen/ })).toContainText("Excluded: fp4; uptime 29.8% < 95%");
+    await expect(table.getByRole("row", { name: /^BaseTen/ })).toContainText("Excluded: fp4; uptime 29.8% < 95%; degraded (status -5)");
     await expect(table.getByRole("row", { name: /^Fireworks/ })).toContainText("Excluded by hand");
     await expect(table.getByRole("row", { name: /^Chutes/ })).toContainText("Excluded: int4");
     await expect(page.getByLabel("Routing preferences JSON")).toContainText('"allow_fallbacks": false');
@@ -98,7 +99,13 @@ test.describe("provider comparison", () => {
     await page.goto(MODEL_PAGE);
     await page.getByRole("button", { name: "Record known quantization for Fireworks" }).click();
     const dialog = page.getByRole("dialog", { name: /Known quantization: Fireworks/ });
+    // Nothing is chosen for the user: Save waits for a value.
+    await expect(dialog.getByLabel("Quantization")).toHaveValue("");
+    await dialog.getByLabel("How do you know?").fill("confirmed by the provider's docs");
+    await dialog.getByLabel("Your name").fill("Ana");
+    await expect(dialog.getByRole("button", { name: "Save" })).toBeDisabled();
     await dialog.getByLabel("Quantization").selectOption("nvfp4");
+    await expect(dialog.getByRole("button", { name: "Save" })).toBeEnabled();
     await dialog.getByLabel("How do you know?").fill("x");
     await dialog.getByLabel("Your name").fill("Ana");
     await dialog.getByRole("button", { name: "Save" }).click();
@@ -110,6 +117,8 @@ test.describe("provider comparison", () => {
 
     const fireworks = page.getByRole("table", { name: "Providers" }).getByRole("row", { name: /^Fireworks/ });
     await expect(fireworks).toContainText("team");
+    // The team's reason is on the row, not only in the dialog.
+    await expect(fireworks).toContainText("“confirmed by the provider's docs”");
     await page.getByRole("button", { name: "Exclude 4-bit" }).click();
     await expect(fireworks).toContainText("Excluded: nvfp4");
     await screenshot(page, "comparison-team-quantization");
@@ -126,7 +135,7 @@ test.describe("provider comparison", () => {
     const notice = page.getByRole("status", { name: "Link notice" });
     for (const part of ["upw=7h", "xq=bogus", "upmin=abc", "sort=nope.asc", "maxin=-3"]) await expect(notice).toContainText(part);
     await expect(page.getByRole("button", { name: "Exclude int4" })).toHaveAttribute("aria-pressed", "true");
-    await expect(page.getByTestId("summary")).toHaveText("6 of 11 providers included");
+    await expect(page.getByTestId("summary")).toHaveText("5 of 11 providers included"); // int4 and the degraded BaseTen out
   });
 
   test("sorting by a column is kept in the link; CSV export downloads the table as shown", async ({ page }) => {
@@ -160,7 +169,7 @@ test.describe("provider comparison", () => {
     await expect(page).toHaveURL(/\/models\/z-ai\/glm-5/);
     await poll(request);
     await page.reload();
-    await expect(page.getByTestId("summary")).toHaveText("4 of 4 providers included");
+    await expect(page.getByTestId("summary")).toHaveText("3 of 4 providers included"); // Chutes is degraded (status -1)
     await page.getByLabel("Model", { exact: true }).selectOption("moonshotai/kimi-k2.5");
     await expect(page).toHaveURL(/\/models\/moonshotai\/kimi-k2\.5/);
 

@@ -8,7 +8,9 @@ test.describe("history: charts and change log", () => {
 
   test("the uptime chart draws a line per provider, toggles from the legend and switches range", async ({ page, request }) => {
     for (let i = 0; i < 4; i++) await poll(request);
-    await page.goto(`/models/${KIMI}`);
+    // deg=false: every endpoint included, so the chart starts with all 11 lines shown (by default
+    // the degraded BaseTen is excluded, and the chart shows the included ones).
+    await page.goto(`/models/${KIMI}?deg=false`);
     await scrollToHistory(page);
 
     const history = page.getByRole("region", { name: "History" });

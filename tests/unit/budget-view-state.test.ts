@@ -16,8 +16,12 @@ describe("calculator URL state", () => {
     }
     expect(budgetParsers.ds.parseServerSide("nonsense")).toEqual(DEFAULT_PLAN);
     expect(budgetParsers.budget.parseServerSide("250")).toBe("250");
-    expect(budgetParsers.budget.parseServerSide("-4")).toBe("100");
-    expect(budgetParsers.budget.parseServerSide(undefined)).toBe("100");
+    // No budget in the link (or one that cannot be read): none, so the calculator uses the stored one.
+    expect(budgetParsers.budget.parseServerSide("-4")).toBeNull();
+    expect(budgetParsers.budget.parseServerSide(undefined)).toBeNull();
+    expect(budgetParsers.budget.parseServerSide("1000000000")).toBe("1000000000");
+    expect(budgetParsers.budget.parseServerSide("1000000000.01")).toBeNull();
+    expect(budgetParsers.budget.parseServerSide("0")).toBe("0");
   });
 
   it("names the keys it ignored", () => {

@@ -35,10 +35,24 @@ describe("quantization classes", () => {
 });
 
 describe("evaluateRules", () => {
-  it("includes everything by default, flagging unknown quantization as unverified", () => {
+  it("by default excludes only what OpenRouter marks degraded, flagging unknown quantization as unverified", () => {
     const verdicts = evaluateRules(kimiFacts(), DEFAULT_RULES);
-    expect(verdicts.every((v) => v.included && v.label === "Included")).toBe(true);
+    expect(verdicts.filter((v) => !v.included).map((v) => [v.tag, v.label])).toEqual([["baseten/fp4", "Excluded: degraded (status -5)"]]);
+    expect(verdicts.filter((v) => v.included).every((v) => v.label === "Included")).toBe(true);
     expect(verdicts.filter((v) => v.unverified).map((v) => v.tag)).toEqual(["fireworks", "deepinfra", "together", "novita", "venice"]);
+    // With the degraded rule turned off, every endpoint is included.
+    expect(evaluateRules(kimiFacts(), rules({ excludeDegraded: false })).every((v) => v.included)).toBe(true);
+  });
+
+  it("the degraded rule excludes status below 0 only; status must be 0 is the stricter rule and says it once", () => {
+    expect(one({ status: -1 }).label).toBe("Excluded: degraded (status -1)");
+    expect(one({ status: 0 }).included).toBe(true);
+    expect(one({ status: 1 }).included).toBe(true);
+    expect(one({ status: null }).included).toBe(true); // unknown is not degraded
+    expect(one({ status: -5 }, { excludeDegraded: false }).included).toBe(true);
+    expect(one({ status: -5 }, { requireStatusZero: true }).reasons).toEqual([{ kind: "status", text: "status -5" }]);
+    // A manual include does not override it: it is a threshold, like uptime.
+    expect(one({ tag: "b", status: -5 }, { includedTags: ["b"] }).included).toBe(false);
   });
 
   it.each(KNOWN_QUANTIZATIONS.filter((q) => q !== "unknown"))("excludes %s when that value is excluded, and nothing else", (q) => {
@@ -90,7 +104,7 @@ describe("evaluateRules", () => {
   it("applies status and price thresholds", () => {
     expect(one({ status: -5 }, { requireStatusZero: true }).label).toBe("Excluded: status -5");
     expect(one({ status: null }, { requireStatusZero: true }).label).toBe("Excluded: status unknown");
-    expect(one({ status: -5 }).included).toBe(true);
+    expect(one({ status: -5 }, { excludeDegraded: false }).included).toBe(true);
     expect(one({ inputPricePerM: "0.75" }, { maxInputPricePerM: "0.60" }).label).toBe("Excluded: input $0.75/M > $0.60/M");
     expect(one({ inputPricePerM: "0.60" }, { maxInputPricePerM: "0.60" }).included).toBe(true);
     expect(one({ outputPricePerM: null }, { maxOutputPricePerM: "3" }).label).toBe("Excluded: no output price");
@@ -105,6 +119,6 @@ describe("evaluateRules", () => {
     );
     expect(verdicts.filter((v) => v.included).map((v) => v.tag)).toEqual(["deepinfra", "together", "novita", "venice"]);
     expect(summarise(verdicts)).toBe("4 of 11 providers included");
-    expect(verdicts.find((v) => v.tag === "baseten/fp4")?.label).toBe("Excluded: fp4; uptime 29.8% < 95%");
+    expect(verdicts.find((v) => v.tag === "baseten/fp4")?.label).toBe("Excluded: fp4; uptime 29.8% < 95%; degraded (status -5)");
   });
 });

@@ -7,7 +7,7 @@ describe("comparison URL state", () => {
     const { state, ignored } = readComparisonState({});
     expect(ignored).toEqual([]);
     expect(state).toEqual({
-      xq: [], xp: [], ip: [], unk: true, upmin: 0, upw: "30m", st0: false, xprobe: false, maxin: null, maxout: null,
+      xq: [], xp: [], ip: [], unk: true, upmin: 0, upw: "30m", st0: false, deg: true, xprobe: false, maxin: null, maxout: null,
       sort: { column: "outputPricePerM", desc: false }, rsort: "price", hr: "24h", cols: DEFAULT_COLUMNS,
     });
   });
@@ -30,7 +30,7 @@ describe("comparison URL state", () => {
     expect(ignored).toEqual([]);
     expect(toRuleSet(state)).toEqual({
       excludedQuantizations: ["int4", "fp4"], excludedTags: ["fireworks"], includedTags: ["chutes/int4"],
-      acceptUnknown: false, minUptime: 95, uptimeWindow: "1d", requireStatusZero: true,
+      acceptUnknown: false, minUptime: 95, uptimeWindow: "1d", requireStatusZero: true, excludeDegraded: true,
       maxInputPricePerM: "0.6", maxOutputPricePerM: "3",
     });
     expect(state.sort).toEqual({ column: "uptime30m", desc: true });
@@ -46,6 +46,16 @@ describe("comparison URL state", () => {
     expect(state.upw).toBe("30m");
     expect(state.xp).toEqual(["ok-tag"]);
     expect(ignored).toEqual(["xq=bogus", "xp=<script>", "upmin=150", "upw=7h", "maxin=-1", "sort=price"]);
+  });
+
+  it("reads a link without deg (an old link, or a saved view from before the rule) as degraded endpoints excluded", () => {
+    expect(readComparisonState(new URLSearchParams("xq=int4")).state.deg).toBe(true);
+    expect(toRuleSet(readComparisonState(new URLSearchParams("deg=false")).state).excludeDegraded).toBe(false);
+    const serialize = createSerializer(comparisonParsers);
+    // On is the default, so it stays out of links; off is written.
+    expect(serialize(readComparisonState({}).state)).toBe("");
+    expect(serialize(readComparisonState({ deg: "false" }).state)).toBe("?deg=false");
+    expect(readComparisonState({ deg: "maybe" }).ignored).toEqual(["deg=maybe"]);
   });
 
   it("round-trips through the serializer the page uses for links", () => {

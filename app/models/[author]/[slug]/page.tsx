@@ -15,6 +15,7 @@ import { formatUtc } from "@/lib/format";
 import { modelIdFromParams } from "@/lib/http";
 import { schedulerState } from "@/lib/poller/service";
 import { comparisonForView, viewsForModel, watchedModelsForView } from "@/lib/queries/cached";
+import { storedBudgetForView } from "@/lib/queries/stored-budget";
 
 export const dynamic = "force-dynamic";
 
@@ -31,10 +32,11 @@ export default async function ModelPage({ params, searchParams }: Props) {
   const modelId = modelIdFromParams(await params);
   if (!modelId) notFound();
   const query = await searchParams;
-  const [comparison, views, models] = await Promise.all([
+  const [comparison, views, models, storedBudget] = await Promise.all([
     comparisonForView(modelId, query),
     viewsForModel(modelId),
     watchedModelsForView(),
+    storedBudgetForView(),
   ]);
   if (!comparison) notFound();
   const { snapshot } = comparison;
@@ -88,6 +90,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
           ignored={comparison.ignored}
           uptimeThreshold={env.UPTIME_THRESHOLD}
           probes={comparison.probes}
+          storedBudget={storedBudget}
         />
       ) : (
         <p className="rounded-md border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
