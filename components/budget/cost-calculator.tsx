@@ -141,7 +141,7 @@ export function CostCalculator({ providers, storedBudget, rulesNote }: Props) {
       ) : (
         <p className="text-xs text-slate-500">
           {storedBudget.saved ? "The stored budget, " : "The default budget (none saved yet), "}
-          <Link href="/spend" className="text-indigo-700 hover:underline">set on the Spend page</Link>. A different amount typed
+          <Link href="/spend" className="text-indigo-700 underline hover:text-indigo-900">set on the Spend page</Link>. A different amount typed
           here is a what-if kept in the link.
         </p>
       )}

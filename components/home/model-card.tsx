@@ -35,7 +35,7 @@ export function ModelCard({ entry, now }: { entry: ModelDashboard; now: number }
             <p className="text-2xl leading-none font-semibold tabular-nums">{changes.total}</p>
             <div>
               <Sparkline perHour={changes.perHour} label={changes.total === 1 ? "change" : "changes"} />
-              <p aria-hidden className="mt-0.5 flex w-36 justify-between text-[10px] text-slate-400">
+              <p aria-hidden className="mt-0.5 flex w-36 justify-between text-[10px] text-slate-600">
                 <span>24 h ago</span>
                 <span>now</span>
               </p>

@@ -25,8 +25,9 @@ export interface RunnerOptions {
   baseDelayMs?: number;
   /** Stops the worker as a crash would: nothing more is stored, the lease is left to expire. */
   signal?: AbortSignal;
-  /** Called after each answer (or final error) is stored; tests use it to crash mid-run. */
-  onStored?: (stored: number) => void;
+  /** Called after each answer (or final error) is stored, and awaited; tests use it to crash or
+   * cancel mid-run. The loop then reads the run's cancel flag on its next turn. */
+  onStored?: (stored: number) => unknown;
 }
 
 export const PROBE_LEASE_SECONDS = 30;
@@ -138,7 +139,8 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
       ]);
       spent = spent.plus(cost ?? request.worstCaseUsd);
       stored++;
-      onStored?.(stored);
+      await onStored?.(stored);
+      cancelCheckedAt = 0;
     } catch (err) {
       if (signal?.aborted) return;
       const error = err instanceof OpenRouterError ? err : new OpenRouterError("network", (err as Error).message, attempts);
@@ -172,7 +174,8 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
       if (uncertain) spent = spent.plus(request.worstCaseUsd);
       if (final) {
         stored++;
-        onStored?.(stored);
+        await onStored?.(stored);
+        cancelCheckedAt = 0;
       } else {
         pending.push({ ...request, attempts, notBefore });
         pending.sort((a, b) => a.id - b.id);
