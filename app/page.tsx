@@ -19,7 +19,7 @@ export default async function HomePage() {
       {dashboard.demo && <DemoBanner />}
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-semibold tracking-tight">Dashboard</h1>
+          <h1 className="text-2xl font-semibold tracking-tight">Watched models</h1>
           <p className="mt-1 text-sm text-slate-600">
             Each watched model as its saved views see it in the latest snapshot, what changed in the last day, and the spend.
           </p>

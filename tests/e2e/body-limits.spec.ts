@@ -40,7 +40,9 @@ function send(method: string, path: string, body: Buffer, { withLength = false, 
   });
 }
 
-const record = (id: string) => `${JSON.stringify({ id, provider: "DeepInfra", input_tokens: 10, output_tokens: 20, cost: 0.01, dataset: "B3" })}\n`;
+// A provider and dataset of their own, so the records this file stores never mix with the usage
+// figures other browser tests read from the same server.
+const record = (id: string) => `${JSON.stringify({ id, provider: "Body-limit check", input_tokens: 10, output_tokens: 20, cost: 0.01, dataset: "limits-check" })}\n`;
 
 /** A usage file of `size` bytes: a record at the start, blank padding, a record at the end. */
 function usageFile(size: number, first: string, last: string): Buffer {

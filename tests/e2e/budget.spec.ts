@@ -204,7 +204,7 @@ test.describe("spend tracking and actual usage", () => {
     await expect(summary).toContainText(/Burn rate—no rate until the snapshots span 30 min \(\d min so far\)/);
     await expect(summary).toContainText("Runs out—no burn rate yet");
     await expect(figures.first()).toBeVisible();
-    await expect(page.getByRole("note")).toContainText("Demo data"); // the replica's key, not OpenRouter's
+    await expect(page.getByRole("note", { name: "Demo data" })).toContainText("Demo data"); // the replica's key, not OpenRouter's
     const chart = page.getByRole("figure", { name: "Spend over time" });
     await expect(chart.locator(".recharts-line-curve").first()).toBeVisible();
     await expect(chart).toContainText("Budget $100");

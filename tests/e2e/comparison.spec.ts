@@ -177,6 +177,7 @@ test.describe("provider comparison", () => {
     page.once("dialog", (d) => d.accept());
     await page.getByRole("button", { name: "Stop watching" }).click();
     await expect(page).toHaveURL(/\/$/);
-    await expect(page.getByRole("table", { name: "Watched models" })).not.toContainText("GLM");
+    await expect(page.getByRole("heading", { name: "Watched models" })).toBeVisible();
+    await expect(page.getByRole("region", { name: /GLM/ })).toHaveCount(0);
   });
 });

@@ -244,8 +244,10 @@ test.describe("a table and a page that fit", () => {
   });
 
   test("at 390 px the spend tables show every cost figure", async ({ page, request }) => {
+    // The same generation id as budget.spec.ts's import: the server is shared, so whichever runs
+    // first stores DeepInfra's one record and the other's import of it is a duplicate.
     const lines = [
-      { id: "fit-gen-1", provider: "DeepInfra", model: "moonshotai/kimi-k2.5", dataset: "B3", usage: { prompt_tokens: 2000, completion_tokens: 8000, cost: 0.0189 } },
+      { id: "e2e-gen-1", provider: "DeepInfra", model: "moonshotai/kimi-k2.5", dataset: "B3", usage: { prompt_tokens: 2000, completion_tokens: 8000, cost: 0.0189 } },
       { id: "fit-gen-2", provider: "Venice", model: "moonshotai/kimi-k2.5", dataset: "B4", usage: { prompt_tokens: 1000, completion_tokens: 1000, cost: 0.0045 } },
     ].map((l) => JSON.stringify(l));
     const imported = await request.post("/api/usage?filename=fit.jsonl", { data: lines.join("\n"), headers: { "content-type": "application/x-ndjson" } });

@@ -8,13 +8,13 @@ test.describe("foundation: polls stored and shown", () => {
     await poll(request);
     await page.goto("/");
     await expect(page.getByRole("heading", { name: "Watched models" })).toBeVisible();
-    await expect(page.getByRole("note")).toContainText("Demo data");
-    const row = page.getByRole("row", { name: /Kimi K2\.5/ });
-    await expect(row).toContainText("11");
-    await expect(row).toContainText("OK");
+    await expect(page.getByRole("note", { name: "Demo data" })).toContainText("Demo data");
+    const card = page.getByRole("region", { name: /Kimi K2\.5/ });
+    await expect(card.getByRole("group", { name: "Last poll" })).toContainText("Last poll OK");
+    await expect(card).toContainText("of 11");
     await screenshot(page, "home");
 
-    await row.getByRole("link", { name: "MoonshotAI: Kimi K2.5" }).click();
+    await card.getByRole("link", { name: "MoonshotAI: Kimi K2.5" }).click();
     await expect(page).toHaveURL(/\/models\/moonshotai\/kimi-k2\.5/);
     const table = page.getByRole("table", { name: "Providers" });
     await expect(table.getByRole("row")).toHaveCount(12);

@@ -56,7 +56,7 @@ test.describe("home page dashboard", () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     const byDefault = await modelPageFigures(page, `/models/${KIMI}`);
     await page.goto("/");
-    await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Watched models" })).toBeVisible();
     const card = page.getByRole("region", { name: /Kimi K2\.5/ });
     await expect(card).toContainText("No saved view yet: the default view");
     const defaultRow = card.getByRole("listitem", { name: "View Default view" });

@@ -84,7 +84,9 @@ test.describe("pages shared between the viewers of a link", () => {
     const routerFetches: Array<{ url: string; type: string; shared?: string }> = [];
     page.on("response", (r) => {
       const url = new URL(r.url());
-      if (url.searchParams.has("_rsc") || r.request().method() === "POST") {
+      // The router's fetches and server actions (a POST to a page); the page's own JSON API calls
+      // (the fidelity section's estimate) are not the router's.
+      if (url.searchParams.has("_rsc") || (r.request().method() === "POST" && !url.pathname.startsWith("/api/"))) {
         routerFetches.push({ url: url.pathname, type: r.headers()["content-type"] ?? "", shared: r.headers()[SHARED] });
       }
     });
