@@ -2,6 +2,7 @@
 
 import dynamic from "next/dynamic";
 import type { ComponentProps } from "react";
+import { SectionPlaceholder } from "../ui/section-placeholder";
 import { WhenVisible } from "../ui/when-visible";
 import type { CostCalculator as Calculator } from "./cost-calculator";
 
@@ -12,14 +13,9 @@ import type { CostCalculator as Calculator } from "./cost-calculator";
 
 type Props = ComponentProps<typeof Calculator>;
 
-function Placeholder() {
-  return (
-    <div data-testid="budget-placeholder" className="min-h-[36rem] space-y-2 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
-      <h2 className="text-lg font-semibold">Data budget</h2>
-      <p role="status" className="text-sm text-slate-600">Loading the calculator…</p>
-    </div>
-  );
-}
+const Placeholder = () => (
+  <SectionPlaceholder title="Data budget" loading="Loading the calculator…" testId="budget-placeholder" minHeight="min-h-[36rem]" boxed />
+);
 
 const CostCalculator = dynamic(() => import("./cost-calculator").then((m) => m.CostCalculator), {
   ssr: false,

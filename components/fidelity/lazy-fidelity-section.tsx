@@ -2,6 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { PageSection } from "../models/page-sections";
+import { SectionPlaceholder } from "../ui/section-placeholder";
 import { WhenVisible } from "../ui/when-visible";
 import type { FidelitySectionProps } from "./fidelity-section";
 
@@ -9,14 +10,9 @@ import type { FidelitySectionProps } from "./fidelity-section";
 // page: its code is loaded only when it scrolls near the viewport or the link points at #fidelity,
 // like the history section above it. The placeholder keeps the heading, so the page reads whole.
 
-function Placeholder() {
-  return (
-    <div data-testid="fidelity-placeholder" className="min-h-[24rem] space-y-2 rounded-lg border border-slate-200 bg-white p-5">
-      <h2 className="text-lg font-semibold tracking-tight">Fidelity</h2>
-      <p role="status" className="text-sm text-slate-600">Loading the fidelity probe…</p>
-    </div>
-  );
-}
+const Placeholder = () => (
+  <SectionPlaceholder title="Fidelity" loading="Loading the fidelity probe…" testId="fidelity-placeholder" minHeight="min-h-[24rem]" boxed />
+);
 
 const FidelitySection = dynamic(() => import("./fidelity-section").then((m) => m.FidelitySection), {
   ssr: false,
