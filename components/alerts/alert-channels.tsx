@@ -24,7 +24,7 @@ export function AlertChannels({ initialChannels }: { initialChannels: ChannelVie
       </div>
       <AddChannelForm />
       {channels.length === 0 ? (
-        <p className="text-sm text-slate-600">No channel yet: alerts are kept on the server until one is added.</p>
+        <p className="text-sm text-slate-600">No channel yet: until one is added, alerts show only in the app and its feeds.</p>
       ) : (
         <ul aria-label="Alert channels" className="space-y-4">
           {channels.map((c) => (

@@ -57,16 +57,9 @@ export function ChannelCard({ channel }: { channel: ChannelView }) {
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          <label className="inline-flex items-center gap-1.5 text-sm text-slate-700">
-            <input
-              type="checkbox"
-              checked={channel.enabled}
-              disabled={toggle.isPending}
-              onChange={(e) => toggle.mutate(e.target.checked)}
-              className="h-4 w-4 accent-indigo-600"
-            />
-            Enabled
-          </label>
+          <button type="button" className={buttonClass} disabled={toggle.isPending} onClick={() => toggle.mutate(!channel.enabled)}>
+            {channel.enabled ? "Disable" : "Enable"}
+          </button>
           <button type="button" className={buttonClass} disabled={test.isPending || !channel.enabled} onClick={() => test.mutate()}>
             {test.isPending ? "Sending…" : "Send test"}
           </button>

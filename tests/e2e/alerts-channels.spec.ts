@@ -71,8 +71,9 @@ test("add a webhook channel, send a test, see it delivered and signed", async ({
   expect(await page.content()).not.toContain(secret);
 
   // Disable, then delete with a confirmation.
-  await card.getByRole("checkbox", { name: "Enabled" }).uncheck();
-  await expect(card).toContainText("disabled");
+  await card.getByRole("button", { name: "Disable" }).click();
+  await expect(card.getByRole("status")).toHaveText("Disabled: new alerts are not sent here.");
+  await expect(card.getByRole("button", { name: "Enable" })).toBeVisible();
   await expect(card.getByRole("button", { name: "Send test" })).toBeDisabled();
   await page.setViewportSize({ width: 390, height: 844 });
   await screenshot(page, "alerts-390");

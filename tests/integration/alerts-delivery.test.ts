@@ -268,6 +268,13 @@ describe.each(engines)("alert delivery on the $name engine", (engine) => {
     await write("Allowed.");
     expect(await sendDueDeliveries(db, { ...FAST, allowPrivate: true })).toEqual({ sent: 1, retrying: 0, failed: 0 });
     expect(receiver.received.map((r) => JSON.parse(r.body).summary)).toEqual(["Allowed."]);
+
+    // With the flag, a name goes through the same lookup the connection uses, and connects.
+    await db.alertChannel.deleteMany();
+    await createChannel(db, { kind: "webhook", name: "By name", url: `http://localhost:${receiver.port}/by-name` }, { allowPrivate: true });
+    await write("Allowed by name.");
+    expect(await sendDueDeliveries(db, { ...FAST, allowPrivate: true })).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    expect(receiver.received.map((r) => `${r.path} ${JSON.parse(r.body).summary}`)).toEqual(["/literal Allowed.", "/by-name Allowed by name."]);
   });
 
   it("records a timeout when the receiver does not answer within 5 s", async () => {
