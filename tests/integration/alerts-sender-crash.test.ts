@@ -1,0 +1,100 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createChannel } from "@/lib/alerts/channels";
+import { writeAlertEvent } from "@/lib/alerts/outbox";
+import { sendDueDeliveries } from "@/lib/alerts/sender";
+import { EmbeddedDatabaseInUse } from "@/lib/db/embedded-lock";
+import { openDatabase, type OpenedDb } from "@/lib/db/engines";
+import { engines } from "../helpers/db";
+import { until } from "../helpers/poller-child";
+import { createScratchDatabase } from "../helpers/scratch";
+import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
+
+// The server killed after an event was written, while it was sending it (the receiver has the
+// request, no answer has come back, nothing is marked): after a restart the delivery goes out
+// once the dead sender's lease has run out. This is the case the README names as the one that
+// may repeat: the receiver sees the same eventId twice and keeps one.
+
+const LEASE_SECONDS = 2;
+
+describe.each(engines)("a sender process killed mid-delivery, on the $name engine", (engine) => {
+  let receiver: Receiver;
+  let where: { CHILD_DATABASE_URL?: string; CHILD_EMBEDDED_DIR?: string };
+  let cleanUp: () => Promise<void>;
+  let reopen: () => Promise<OpenedDb>;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    if (engine.name === "postgres") {
+      const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL as string);
+      where = { CHILD_DATABASE_URL: scratch.url };
+      reopen = () => openDatabase({ databaseUrl: scratch.url, embeddedDir: "unused" });
+      cleanUp = () => scratch.drop();
+    } else {
+      const dir = mkdtempSync(path.join(tmpdir(), "routeboard-alert-crash-"));
+      where = { CHILD_EMBEDDED_DIR: dir };
+      // As a restarted server does: retried while the killed holder's folder lock is still fresh.
+      reopen = async () => {
+        const deadline = Date.now() + 60_000;
+        for (;;) {
+          try {
+            return await openDatabase({ embeddedDir: dir });
+          } catch (err) {
+            if (!(err instanceof EmbeddedDatabaseInUse) || Date.now() > deadline) throw err;
+            await new Promise((r) => setTimeout(r, 500));
+          }
+        }
+      };
+      cleanUp = async () => rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await cleanUp();
+  });
+
+  it("delivers after the restart, with the same eventId", async () => {
+    // The event is written (and committed) by the first server.
+    const first = await reopen();
+    await createChannel(first.db, { kind: "webhook", name: "Crash", url: `${receiver.url}/hook` }, { allowPrivate: true });
+    const event = await first.db.$transaction((tx) =>
+      writeAlertEvent(tx, { kind: "routing", view: { id: 1, slug: "prod", name: "Prod" }, summary: "The routing export changed.", data: { old: ["a"], new: ["b"] }, observedAt: new Date() }),
+    );
+    await first.close(); // the embedded folder has one process at a time
+
+    // Its sender process is killed while the receiver holds the request.
+    receiver.answer = () => "hang";
+    const child = spawn(process.execPath, ["--import", "tsx", "tests/integration/fixtures/alert-sender-child.ts"], {
+      env: { ...process.env, ...where, CHILD_LEASE_SECONDS: String(LEASE_SECONDS) },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const exited = new Promise((resolve) => child.on("close", resolve));
+    await until("the receiver to get the request", () => receiver.received.length === 1, 60_000);
+    child.kill("SIGKILL");
+    await exited;
+
+    // The restarted server: the delivery is still 'sending', claimed by the dead process.
+    receiver.answer = () => ({ status: 200, body: "ok" });
+    const second = await reopen();
+    try {
+      const [left] = await second.db.alertDelivery.findMany();
+      expect(left).toMatchObject({ status: "sending", attempts: 1 });
+      expect(left.claimedBy).toMatch(/^child-\d+$/);
+      await until("the dead sender's lease to run out", async () => {
+        const [row] = await second.db.$queryRaw<Array<{ expired: boolean }>>`SELECT "claimedUntil" < now() AS expired FROM "AlertDelivery"`;
+        return row.expired;
+      });
+      expect(await sendDueDeliveries(second.db, { allowPrivate: true, baseUrl: "https://routeboard.example" })).toEqual({ sent: 1, retrying: 0, failed: 0 });
+      const [done] = await second.db.alertDelivery.findMany();
+      expect(done).toMatchObject({ status: "sent", attempts: 2, responseStatus: 200, claimedBy: null });
+      // Sent twice (the first answer never came back), same eventId both times: the receiver keeps one.
+      expect(receiver.received.map((r) => JSON.parse(r.body).eventId)).toEqual([event.eventId, event.eventId]);
+      expect(await sendDueDeliveries(second.db, { allowPrivate: true, baseUrl: "https://routeboard.example" })).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    } finally {
+      await second.close();
+    }
+  });
+});
