@@ -51,9 +51,9 @@ export function ChannelCard({ channel }: { channel: ChannelView }) {
             <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-normal text-slate-700">{channel.kind === "slack" ? "Slack" : "Webhook"}</span>
             {!channel.enabled && <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-normal text-amber-900">disabled</span>}
           </h3>
-          <p className="mt-0.5 break-all font-mono text-xs text-slate-600" aria-label="Masked URL">
-            {channel.urlHint}
-            {channel.signed && <span className="ml-2 font-sans text-slate-500">· signed (HMAC-SHA256)</span>}
+          <p className="mt-0.5 text-xs text-slate-600">
+            <span className="break-all font-mono">{channel.urlHint}</span>
+            {channel.signed && <span className="ml-2 whitespace-nowrap text-slate-500">· signed (HMAC-SHA256)</span>}
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">

@@ -28,14 +28,14 @@ export function DeliveryHistory({ channelId, channelName }: { channelId: number;
   if (!data.length) return <p className="text-sm text-slate-600">Nothing sent yet. “Send test” sends a test message.</p>;
   return (
     <div className="overflow-x-auto">
-      <table aria-label={`Deliveries to ${channelName}`} className="w-full min-w-[36rem] text-left text-sm">
+      <table aria-label={`Deliveries to ${channelName}`} className="w-full text-left text-sm sm:min-w-[36rem]">
         <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
           <tr>
             <th scope="col" className="py-1.5 pr-3 font-medium">Event</th>
             <th scope="col" className="py-1.5 pr-3 font-medium">Status</th>
-            <th scope="col" className="py-1.5 pr-3 text-right font-medium">Attempts</th>
+            <th scope="col" className="hidden py-1.5 pr-3 text-right font-medium sm:table-cell">Attempts</th>
             <th scope="col" className="py-1.5 pr-3 font-medium">Last error / answer</th>
-            <th scope="col" className="py-1.5 font-medium">When (UTC)</th>
+            <th scope="col" className="hidden py-1.5 font-medium sm:table-cell">When (UTC)</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -50,13 +50,17 @@ export function DeliveryHistory({ channelId, channelName }: { channelId: number;
               </td>
               <td className="py-1.5 pr-3">
                 <span className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[d.status]}`}>{d.status}</span>
+                {/* On a phone the attempts and time columns are folded in here. */}
+                <span className="mt-0.5 block text-xs text-slate-500 sm:hidden">
+                  {d.attempts} {d.attempts === 1 ? "attempt" : "attempts"}, {formatUtc(d.sentAt ?? d.createdAt)}
+                </span>
               </td>
-              <td className="py-1.5 pr-3 text-right font-mono tabular-nums">{d.attempts}</td>
+              <td className="hidden py-1.5 pr-3 text-right font-mono tabular-nums sm:table-cell">{d.attempts}</td>
               <td className="max-w-xs py-1.5 pr-3 text-slate-700">
                 {d.lastError ?? (d.responseStatus !== null ? `answered ${d.responseStatus}` : "—")}
                 {d.status === "retrying" && d.nextAttemptAt && <span className="block text-xs text-slate-500">next try {formatUtc(d.nextAttemptAt)}</span>}
               </td>
-              <td className="whitespace-nowrap py-1.5 font-mono text-xs text-slate-600">{formatUtc(d.sentAt ?? d.createdAt)}</td>
+              <td className="hidden whitespace-nowrap py-1.5 font-mono text-xs text-slate-600 sm:table-cell">{formatUtc(d.sentAt ?? d.createdAt)}</td>
             </tr>
           ))}
         </tbody>

@@ -40,7 +40,7 @@ test("add a webhook channel, send a test, see it delivered and signed", async ({
   expect(secret).toMatch(/^whsec_/);
 
   const card = page.getByRole("article", { name: /E2E receiver/ });
-  await expect(card.getByLabel("Masked URL")).toContainText(`${receiver.url}/…1234`);
+  await expect(card).toContainText(`${receiver.url}/…1234`);
   await expect(card).toContainText("Nothing sent yet");
   await card.getByRole("button", { name: "Send test" }).click();
   const history = card.getByRole("table", { name: "Deliveries to E2E receiver" });
