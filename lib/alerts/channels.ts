@@ -34,6 +34,9 @@ export const newChannelInput = z
   });
 export type NewChannelInput = z.infer<typeof newChannelInput>;
 
+/** The {id} of a channel route. */
+export const channelIdParams = z.object({ id: z.coerce.number({ message: "must be a channel number" }).int().positive("must be a channel number") });
+
 export const channelChange = z
   .object({ name: name.optional(), enabled: z.boolean().optional(), url: url.optional() })
   .strict()

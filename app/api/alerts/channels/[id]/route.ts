@@ -1,6 +1,5 @@
 import { NextResponse } from "next/server";
-import { z } from "zod";
-import { channelChange, ChannelInputError, deleteChannel, updateChannel } from "@/lib/alerts/channels";
+import { channelChange, channelIdParams, ChannelInputError, deleteChannel, updateChannel } from "@/lib/alerts/channels";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { guarded, jsonError, readJson, readParams } from "@/lib/http";
@@ -11,10 +10,8 @@ interface Context {
   params: Promise<{ id: string }>;
 }
 
-const channelParams = z.object({ id: z.coerce.number({ message: "must be a channel number" }).int().positive("must be a channel number") });
-
 export const PATCH = guarded(async (request: Request, { params }: Context) => {
-  const id = readParams(await params, channelParams);
+  const id = readParams(await params, channelIdParams);
   if (!id.ok) return id.response;
   const body = await readJson(request, channelChange);
   if (!body.ok) return body.response;
@@ -28,7 +25,7 @@ export const PATCH = guarded(async (request: Request, { params }: Context) => {
 });
 
 export const DELETE = guarded(async (_request: Request, { params }: Context) => {
-  const id = readParams(await params, channelParams);
+  const id = readParams(await params, channelIdParams);
   if (!id.ok) return id.response;
   return (await deleteChannel(await getDb(), id.data.id)) ? new NextResponse(null, { status: 204 }) : jsonError(404, `There is no channel ${id.data.id}`);
 });

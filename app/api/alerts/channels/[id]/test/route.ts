@@ -1,6 +1,5 @@
 import { NextResponse } from "next/server";
-import { z } from "zod";
-import { findChannel } from "@/lib/alerts/channels";
+import { channelIdParams, findChannel } from "@/lib/alerts/channels";
 import { wakeAlertSender } from "@/lib/alerts/service";
 import { writeTestEvent } from "@/lib/alerts/test-event";
 import { getDb } from "@/lib/db/client";
@@ -8,11 +7,9 @@ import { guarded, jsonError, readParams } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 
-const params = z.object({ id: z.coerce.number({ message: "must be a channel number" }).int().positive("must be a channel number") });
-
 /** "Send test": a test event to this channel only, sent at once. */
 export const POST = guarded(async (_request: Request, context: { params: Promise<{ id: string }> }) => {
-  const id = readParams(await context.params, params);
+  const id = readParams(await context.params, channelIdParams);
   if (!id.ok) return id.response;
   const db = await getDb();
   const channel = await findChannel(db, id.data.id);
