@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "../db/engines";
 
 // The delivery history shown per channel: newest first, with the state of each attempt.
