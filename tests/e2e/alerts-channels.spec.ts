@@ -83,3 +83,36 @@ test("add a webhook channel, send a test, see it delivered and signed", async ({
   await card.getByRole("button", { name: "Delete for good" }).click();
   await expect(page.getByRole("article", { name: /E2E receiver/ })).toHaveCount(0);
 });
+
+test("the channel API: same-origin changes only, field-named 400s, the secret once, never the URL", async ({ request }) => {
+  const foreign = await request.post("/api/alerts/channels", {
+    headers: { origin: "https://evil.example" },
+    data: { kind: "webhook", name: "Evil", url: `${receiver.url}/evil` },
+  });
+  expect(foreign.status()).toBe(403);
+
+  const bad = await request.post("/api/alerts/channels", { data: { kind: "pager", name: "", url: "javascript:alert(1)" } });
+  expect(bad.status()).toBe(400);
+  const message = (await bad.json()).error.message as string;
+  expect(message).toContain("kind: must be webhook or slack");
+  expect(message).toContain("name: must not be empty");
+  expect(message).toContain("url: must start with http:// or https://");
+  const slackSecret = await request.post("/api/alerts/channels", { data: { kind: "slack", name: "S", url: `${receiver.url}/s`, secret: "0123456789abcdefXYZ" } });
+  expect((await slackSecret.json()).error.message).toBe("secret: a Slack channel has no secret");
+
+  const created = await request.post("/api/alerts/channels", { data: { kind: "slack", name: "API Slack", url: `${receiver.url}/services/T0/B0/api-slack-token` } });
+  expect(created.status()).toBe(201);
+  const { channel, secret } = await created.json();
+  expect(secret).toBeNull();
+  expect(channel).toEqual({ id: channel.id, kind: "slack", name: "API Slack", urlHint: `${receiver.url}/…oken`, enabled: true, signed: false, createdAt: channel.createdAt });
+
+  const renamed = await request.patch(`/api/alerts/channels/${channel.id}`, { data: { name: "API Slack 2", url: `${receiver.url}/services/T0/B0/other-token-5678` } });
+  expect(renamed.status()).toBe(200);
+  expect((await renamed.json()).channel).toMatchObject({ name: "API Slack 2", urlHint: `${receiver.url}/…5678` });
+  expect((await request.patch(`/api/alerts/channels/${channel.id}`, { data: {} })).status()).toBe(400);
+  expect((await request.patch("/api/alerts/channels/999999", { data: { enabled: false } })).status()).toBe(404);
+  expect((await (await request.get("/api/alerts/deliveries?limit=500")).json()).error.message).toBe("limit: must be at most 100");
+
+  expect((await request.delete(`/api/alerts/channels/${channel.id}`)).status()).toBe(204);
+  expect((await request.delete(`/api/alerts/channels/${channel.id}`)).status()).toBe(404);
+});
