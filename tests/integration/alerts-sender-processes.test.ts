@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -97,6 +97,60 @@ describe.each(engines)("a sender process killed mid-delivery, on the $name engin
       expect(await sendDueDeliveries(second.db, { allowPrivate: true, baseUrl: "https://routeboard.example" })).toEqual({ sent: 0, retrying: 0, failed: 0 });
     } finally {
       await second.close();
+    }
+  });
+});
+
+/** An alert-sender child process; its stdout lines are collected. */
+function spawnSender(env: Record<string, string>): { proc: ChildProcess; lines: string[]; exited: Promise<number | null> } {
+  const proc = spawn(process.execPath, ["--import", "tsx", "tests/integration/fixtures/alert-sender-child.ts"], {
+    env: { ...process.env, ...env },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const lines: string[] = [];
+  let buffer = "";
+  proc.stdout?.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString();
+    const parts = buffer.split("\n");
+    buffer = parts.pop() ?? "";
+    lines.push(...parts);
+  });
+  const exited = new Promise<number | null>((resolve) => proc.on("close", (code) => resolve(code)));
+  return { proc, lines, exited };
+}
+
+// Two instances of the app on one PostgreSQL server, as two processes: every delivery goes out once.
+describe.runIf(process.env.TEST_DATABASE_URL)("two sender processes on one PostgreSQL server", () => {
+  it("send each event to each channel exactly once", { timeout: 180_000 }, async () => {
+    const receiver = await startReceiver();
+    const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL as string);
+    const opened = await openDatabase({ databaseUrl: scratch.url, embeddedDir: "unused" });
+    try {
+      await createChannel(opened.db, { kind: "webhook", name: "One", url: `${receiver.url}/one` }, { allowPrivate: true });
+      await createChannel(opened.db, { kind: "webhook", name: "Two", url: `${receiver.url}/two` }, { allowPrivate: true });
+      const written: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        const view = { id: 10 + (i % 4), slug: `v${i % 4}`, name: `View ${i % 4}` };
+        const event = await opened.db.$transaction((tx) =>
+          writeAlertEvent(tx, { kind: "endpoint", view, summary: `Change ${i}.`, data: { i }, observedAt: new Date() }),
+        );
+        written.push(event.eventId);
+      }
+      const children = [0, 1].map(() => spawnSender({ CHILD_DATABASE_URL: scratch.url, CHILD_WAIT: "1" }));
+      await until("both senders to be ready", () => children.every((c) => c.lines.includes("ready")), 60_000);
+      for (const c of children) c.proc.stdin?.write("go\n");
+      expect(await Promise.all(children.map((c) => c.exited))).toEqual([0, 0]);
+      const rounds = children.map((c) => JSON.parse(c.lines.find((l) => l.startsWith("round "))!.slice(6)) as { sent: number });
+      expect(rounds[0].sent + rounds[1].sent).toBe(40);
+      expect(receiver.received).toHaveLength(40);
+      const pairs = receiver.received.map((r) => `${r.path} ${JSON.parse(r.body).eventId}`);
+      expect(new Set(pairs).size).toBe(40);
+      expect(new Set(receiver.received.map((r) => JSON.parse(r.body).eventId))).toEqual(new Set(written));
+      expect(await opened.db.alertDelivery.count({ where: { status: "sent", attempts: 1 } })).toBe(40);
+    } finally {
+      await opened.close();
+      await scratch.drop();
+      await receiver.close();
     }
   });
 });
