@@ -15,6 +15,9 @@ export function SiteHeader() {
           <Link href="/spend" className="hover:text-slate-900">
             Spend
           </Link>
+          <Link href="/alerts" className="hover:text-slate-900">
+            Alerts
+          </Link>
         </nav>
       </div>
     </header>

@@ -42,7 +42,7 @@ export function brokenLinkPage(path: string): string {
 <title>Broken link · Routeboard</title><style>${STYLE}</style></head>
 <body><a class="skip" href="#main">Skip to content</a>
 <header><div class="bar"><a class="brand" href="/"><span class="logo" aria-hidden="true"></span>Routeboard</a>
-<nav aria-label="Main"><a href="/">Models</a><a href="/spend">Spend</a></nav></div></header>
+<nav aria-label="Main"><a href="/">Models</a><a href="/spend">Spend</a><a href="/alerts">Alerts</a></nav></div></header>
 <main id="main"><div class="card"><span class="status">400</span><h1>Broken link</h1>
 <p>${escapeHtml(BROKEN_LINK_MESSAGE)}</p>
 <p>The address asked for: <code>${escapeHtml(path.slice(0, 300))}</code></p>
