@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { xml2js, type Element } from "xml-js";
+import { viewFeed } from "@/lib/alerts/feed";
+import { listNotifications, markRead, unreadCount } from "@/lib/alerts/notifications";
 import { putViewAlert } from "@/lib/alerts/view-settings";
 import type { OpenedDb } from "@/lib/db/engines";
 import { createOpenRouterClient } from "@/lib/openrouter/client";
@@ -144,5 +147,40 @@ describe.each(engines)("view alerts on $name PostgreSQL", (engine) => {
     await set("chutes/int4", { quantization: "bf16" });
     await poll();
     expect(await fresh()).toEqual([]);
+  });
+
+  it("the view's Atom feed parses as Atom and its entries are the view's events, newest first", async () => {
+    const xml = await viewFeed(opened.db, slug, "http://routeboard.test");
+    const doc = xml2js(xml as string, { compact: false }) as Element; // a strict XML parser: throws on malformed XML
+    const feed = doc.elements?.find((e) => e.name === "feed") as Element;
+    expect(feed.attributes?.xmlns).toBe("http://www.w3.org/2005/Atom");
+    const child = (el: Element, name: string) => el.elements?.find((e) => e.name === name);
+    const text = (el: Element | undefined) => el?.elements?.map((e) => e.text ?? e.cdata ?? "").join("") ?? "";
+    // RFC 4287: a feed has an id, a title and updated; so does every entry.
+    expect(text(child(feed, "id"))).toBe(`http://routeboard.test/v/${slug}/feed.xml`);
+    expect(text(child(feed, "title"))).toBe("Routeboard alerts: Pipeline");
+    expect(Number.isNaN(Date.parse(text(child(feed, "updated"))))).toBe(false);
+    const entries = feed.elements?.filter((e) => e.name === "entry") ?? [];
+    const stored = await opened.db.alertEvent.findMany({ where: { viewSlug: slug }, orderBy: { id: "desc" } });
+    expect(stored.length).toBeGreaterThanOrEqual(7);
+    expect(entries.map((e) => text(child(e, "id")))).toEqual(stored.map((e) => `urn:uuid:${e.eventId}`));
+    expect(entries.map((e) => text(child(e, "title")))).toEqual(stored.map((e) => e.summary));
+    expect(entries.map((e) => new Date(text(child(e, "updated"))).getTime())).toEqual(stored.map((e) => e.observedAt.getTime()));
+    for (const e of entries) expect(child(e, "link")?.attributes?.href).toBe(`http://routeboard.test/v/${slug}`);
+    const price = entries[stored.findIndex((e) => (e.data as { change?: string }).change === "price")];
+    expect(text(child(price, "content"))).toContain("&quot;inputPricePerM&quot;: &quot;0.50&quot;");
+    expect(await viewFeed(opened.db, "nosuchview", "http://routeboard.test")).toBeNull();
+  });
+
+  it("notifications: newest first with an unread count; marked read one by one or all at once", async () => {
+    const all = await listNotifications(opened.db, { limit: 50 });
+    expect(all.unread).toBe(all.notifications.length);
+    expect(all.notifications[0].id).toBeGreaterThan(all.notifications[1].id);
+    expect(all.notifications[0]).toMatchObject({ view: { slug, name: "Pipeline" }, modelId: KIMI, read: false, demo: true });
+    expect(await markRead(opened.db, { ids: [all.notifications[0].id] })).toBe(1);
+    expect(await unreadCount(opened.db)).toBe(all.unread - 1);
+    expect((await listNotifications(opened.db, { limit: 50, unread: "true" })).notifications.map((n) => n.id)).not.toContain(all.notifications[0].id);
+    expect(await markRead(opened.db, { all: true })).toBe(all.unread - 1);
+    expect(await unreadCount(opened.db)).toBe(0);
   });
 });
