@@ -1,6 +1,10 @@
 import Link from "next/link";
+import { connection } from "next/server";
+import { unreadNotificationsForHeader } from "@/lib/queries/unread-notifications";
 
-export function SiteHeader() {
+export async function SiteHeader() {
+  await connection(); // the count is read per request, never baked into a build
+  const unread = await unreadNotificationsForHeader();
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-screen-2xl items-center gap-6 px-4 py-3 sm:px-6">
@@ -14,6 +18,15 @@ export function SiteHeader() {
           </Link>
           <Link href="/spend" className="hover:text-slate-900">
             Spend
+          </Link>
+          <Link href="/notifications" className="inline-flex items-center gap-1 hover:text-slate-900" data-testid="notifications-link">
+            Notifications
+            {unread !== null && unread > 0 && (
+              <span className="rounded-full bg-indigo-700 px-1.5 text-xs font-medium text-white" data-testid="unread-count">
+                {unread > 99 ? "99+" : unread}
+                <span className="sr-only"> unread</span>
+              </span>
+            )}
           </Link>
         </nav>
       </div>

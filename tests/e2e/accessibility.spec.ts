@@ -46,6 +46,7 @@ const PAGES: PageCase[] = [
     },
     ready: modelPageReady,
   },
+  { name: "notifications", path: "/notifications", ready: async (page) => void (await expect(page.getByRole("heading", { name: "Notifications", level: 1 })).toBeVisible()) },
   { name: "not found", path: "/models/nobody/nothing", ready: async (page) => void (await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible()) },
   {
     name: "broken link",
