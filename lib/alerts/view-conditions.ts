@@ -289,8 +289,10 @@ function walk(path: string, a: unknown, b: unknown, out: RoutingDiffLine[]) {
   if (JSON.stringify(a) === JSON.stringify(b)) return;
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
   const isList = (v: unknown): v is unknown[] => Array.isArray(v) || v === undefined;
-  if (isObject(a) && isObject(b)) {
-    for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])]) walk(path ? `${path}.${key}` : key, a[key], b[key], out);
+  if ((isObject(a) || a === undefined) && (isObject(b) || b === undefined)) {
+    const x = (a ?? {}) as Record<string, unknown>;
+    const y = (b ?? {}) as Record<string, unknown>;
+    for (const key of [...new Set([...Object.keys(x), ...Object.keys(y)])]) walk(path ? `${path}.${key}` : key, x[key], y[key], out);
     return;
   }
   if (isList(a) && isList(b) && (Array.isArray(a) || Array.isArray(b))) {
