@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { showValue as show } from "@/lib/alerts/feed-values";
 import type { NotificationEntry } from "@/lib/alerts/notifications";
 import { formatUtc } from "@/lib/format";
 import { apiFetch } from "../ui/api-fetch";
@@ -26,16 +27,6 @@ const KIND_STYLE: Record<string, string> = {
   "budget-run-out": "bg-amber-50 text-amber-900 ring-amber-200",
   "key-limit": "bg-amber-50 text-amber-900 ring-amber-200",
 };
-
-function show(value: unknown): string {
-  if (value === undefined || value === null) return "none";
-  if (typeof value === "string") return value;
-  if (typeof value === "object" && !Array.isArray(value)) {
-    const entries = Object.entries(value as Record<string, unknown>);
-    if (entries.every(([, v]) => v === null || typeof v !== "object")) return entries.map(([k, v]) => `${k} ${v ?? "none"}`).join(", ");
-  }
-  return JSON.stringify(value);
-}
 
 /** The alert events, newest first, with their read marks. */
 export function NotificationList({ notifications, unread }: { notifications: NotificationEntry[]; unread: number }) {

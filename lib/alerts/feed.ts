@@ -1,6 +1,7 @@
 import { Feed } from "feed";
 import type { Db } from "../db/engines";
 import { getView } from "../saved-views";
+import { showValue } from "./feed-values";
 
 // The Atom feed of a saved view (/v/{slug}/feed.xml): its alert events, newest first. Anyone can
 // subscribe in a feed reader or a Slack RSS app without configuring a channel. Only what the
@@ -9,7 +10,7 @@ import { getView } from "../saved-views";
 export const FEED_ENTRIES = 100;
 
 const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-const show = (v: unknown) => (v === undefined || v === null ? "none" : typeof v === "string" ? v : JSON.stringify(v, null, 1));
+const show = showValue;
 
 /** The entry's body: the sentence, then the old and new values. */
 export function entryContent(summary: string, data: unknown): string {
@@ -19,7 +20,7 @@ export function entryContent(summary: string, data: unknown): string {
   if (Array.isArray(d.diffText) && d.diffText.length) {
     parts.push(`<ul>${d.diffText.map((line) => `<li><code>${escape(line)}</code></li>`).join("")}</ul>`);
   }
-  parts.push(`<dl><dt>Old</dt><dd><pre>${escape(show(d.old))}</pre></dd><dt>New</dt><dd><pre>${escape(show(d.new))}</pre></dd></dl>`);
+  parts.push(`<dl><dt>Old</dt><dd><code>${escape(show(d.old))}</code></dd><dt>New</dt><dd><code>${escape(show(d.new))}</code></dd></dl>`);
   return parts.join("\n");
 }
 
