@@ -112,7 +112,7 @@ export function SavedViewsPanel({ modelId, views, activeSlug, query, includedCou
               <ShortLink slug={v.slug} name={v.name} />
               <span className="text-xs text-slate-500">
                 Saved by {savedByText(v.createdBy)} on {formatUtc(v.createdAt)} ·{" "}
-                <a href={`/v/${v.slug}/feed.xml`} className="text-indigo-700 underline" aria-label={`Atom feed of ${v.name}`}>
+                <a href={`/v/${v.slug}/feed.xml`} className="text-indigo-700 underline" aria-label={`Alerts feed of ${v.name}`}>
                   Alerts feed
                 </a>
               </span>

@@ -72,7 +72,7 @@ test.describe("alerts: events", () => {
     // Linked from the view, for readers and people.
     await page.goto(`/v/${slug}`);
     await expect(page.locator('link[rel="alternate"][type="application/atom+xml"]')).toHaveAttribute("href", new RegExp(`/v/${slug}/feed\\.xml$`));
-    await page.getByRole("link", { name: "Atom feed of Alerts walk-through" }).click();
+    await page.getByRole("link", { name: "Alerts feed of Alerts walk-through" }).click();
     await expect(page.locator("body")).toContainText("Routeboard alerts: Alerts walk-through");
     await screenshot(page, "alerts-feed");
 
