@@ -65,6 +65,7 @@ const PAGES: PageCase[] = [
       await expect(card.getByRole("table").getByRole("row").nth(1)).toContainText(/retrying|failed/, { timeout: 20_000 });
     },
   },
+  { name: "notifications", path: "/notifications", ready: async (page) => void (await expect(page.getByRole("heading", { name: "Notifications", level: 1 })).toBeVisible()) },
   { name: "not found", path: "/models/nobody/nothing", ready: async (page) => void (await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible()) },
   {
     name: "broken link",
