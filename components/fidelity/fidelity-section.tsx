@@ -5,6 +5,7 @@ import { useMemo, useState } from "react";
 import type { Estimate, ResultView, RunView } from "@/lib/probe/runs";
 import type { ProviderRow } from "@/lib/queries/providers";
 import { formatUtc } from "@/lib/format";
+import { authorEndpoint } from "@/lib/rules/author-endpoint";
 import { apiFetch, modelApiPath } from "../ui/api-fetch";
 import { ProbeMethodNote } from "./method-note";
 import { VerdictBadge } from "./verdict-badge";
@@ -21,9 +22,9 @@ interface Props {
 
 const ACTIVE = new Set(["queued", "running"]);
 
+/** The probe's default reference: the model author's own endpoint (lib/rules/author-endpoint.ts). */
 function defaultReferenceOf(modelId: string, endpoints: Props["endpoints"]): string {
-  const author = modelId.split("/")[0].toLowerCase();
-  return endpoints.find((e) => e.tag.split("/")[0].toLowerCase() === author)?.tag ?? "";
+  return authorEndpoint(modelId, endpoints)?.tag ?? "";
 }
 
 export function FidelitySection({ modelId, endpoints }: Props) {
