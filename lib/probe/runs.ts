@@ -288,6 +288,8 @@ export interface LatestVerdict {
   noiseFloor: number | null;
   pValue: number | null;
   method: string | null;
+  /** The run's answers came from the local replica (demo data). */
+  demo: boolean;
 }
 
 export async function latestVerdicts(db: Db, modelId: string): Promise<LatestVerdict[]> {
@@ -304,5 +306,6 @@ export async function latestVerdicts(db: Db, modelId: string): Promise<LatestVer
     noiseFloor: r.noiseFloor,
     pValue: r.pValue,
     method: r.method,
+    demo: run.demo,
   }));
 }
