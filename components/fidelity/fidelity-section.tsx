@@ -8,6 +8,7 @@ import { formatUtc } from "@/lib/format";
 import { authorEndpoint } from "@/lib/rules/author-endpoint";
 import { apiFetch, modelApiPath } from "../ui/api-fetch";
 import { ProbeMethodNote } from "./method-note";
+import { ProbeSchedule } from "./probe-schedule";
 import { PromptSetPicker, type PromptChoice } from "./prompt-set-picker";
 import { VerdictBadge } from "./verdict-badge";
 
@@ -156,6 +157,7 @@ export function FidelitySection({ modelId, endpoints }: Props) {
 
       {current && <RunPanel run={current} onCancel={() => cancel.mutate(current.id)} cancelling={cancel.isPending || (active && current.status === "running" && cancel.isSuccess)} />}
       {latest.data === null && <p className="text-sm text-slate-500">No probe of this model yet.</p>}
+      <ProbeSchedule basePath={basePath} />
       <ProbeMethodNote />
     </section>
   );
@@ -172,6 +174,7 @@ function RunPanel({ run, onCancel, cancelling }: { run: RunWithResults; onCancel
           <p>
             <span className="font-medium">Probe {run.id}</span>
             {run.demo && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900">demo data</span>}
+            {run.scheduledBy && <span className="ml-2 rounded bg-sky-50 px-1.5 py-0.5 text-xs text-sky-900" data-testid="probe-scheduled">scheduled: {run.scheduledBy}</span>}
             <span className="ml-2" data-testid="probe-status">{run.status}</span>
             {" · "}reference <span className="font-mono">{run.reference}</span>
             {" · "}<span data-testid="probe-prompts">{run.promptCount} prompts ({run.promptSet === "builtin" ? "built-in" : "uploaded"}, version {run.promptSetVersion})</span>

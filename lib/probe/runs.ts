@@ -91,7 +91,8 @@ export async function estimateProbe(db: Db, modelId: string, input: Pick<ProbeIn
   };
 }
 
-export async function createProbeRun(db: Db, modelId: string, input: ProbeInput): Promise<CreateOutcome> {
+/** `scheduledBy`: why the scheduled re-probe queued the run (lib/probe/schedule.ts); absent for a run started by hand. */
+export async function createProbeRun(db: Db, modelId: string, input: ProbeInput, options: { scheduledBy?: string } = {}): Promise<CreateOutcome> {
   const chosen = await choose(db, modelId, input);
   if (!chosen.ok) return { kind: chosen.kind, message: chosen.message };
   const prompts = await resolvePromptSet(db, input.prompts ?? "builtin");
@@ -120,6 +121,7 @@ export async function createProbeRun(db: Db, modelId: string, input: ProbeInput)
           maxCostUsd: cap.toString(),
           estimateUsd: plan.estimateUsd.toString(),
           demo: chosen.demo ?? false,
+          scheduledBy: options.scheduledBy ?? null,
         },
       });
       await tx.probeActiveRun.create({ data: { modelId, runId: run.id } });
@@ -176,6 +178,8 @@ export interface RunView {
   promptCount: number;
   alpha: number;
   demo: boolean;
+  /** Why the scheduled re-probe queued it; null when started by hand. */
+  scheduledBy: string | null;
   endpoints: EndpointProgress[];
 }
 
@@ -232,6 +236,7 @@ export async function getRunView(db: Db, runId: number): Promise<RunView | null>
     promptCount: run.promptCount,
     alpha: run.alpha,
     demo: run.demo,
+    scheduledBy: run.scheduledBy,
     endpoints,
   };
 }

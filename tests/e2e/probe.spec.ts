@@ -14,7 +14,7 @@ test.describe("fidelity probe", () => {
   });
 
   test("bad input to every probe route answers a clear error naming the field", async ({ request }) => {
-    const cases: Array<{ method: "GET" | "POST"; url: string; body?: unknown; status: number; message: RegExp }> = [
+    const cases: Array<{ method: "GET" | "POST" | "PUT"; url: string; body?: unknown; status: number; message: RegExp }> = [
       { method: "POST", url: API, body: {}, status: 400, message: /^maxCostUsd: / },
       { method: "POST", url: API, body: { maxCostUsd: "two" }, status: 400, message: /^maxCostUsd: must be a decimal string/ },
       { method: "POST", url: API, body: { maxCostUsd: "0" }, status: 400, message: /^maxCostUsd: must be more than 0/ },
@@ -33,6 +33,10 @@ test.describe("fidelity probe", () => {
       { method: "POST", url: "/api/probes/abc/cancel", status: 400, message: /^id: / },
       { method: "POST", url: "/api/probes/999999/cancel", status: 404, message: /No probe 999999/ },
       { method: "POST", url: "/api/probes/prompt-sets", body: "not json\n{\"prompt\": 5}", status: 400, message: /bad lines/ },
+      { method: "PUT", url: `${API}/schedule`, body: { monthlyCapUsd: "5.00" }, status: 400, message: /^enabled: must be true or false/ },
+      { method: "PUT", url: `${API}/schedule`, body: { enabled: true, monthlyCapUsd: "lots" }, status: 400, message: /^monthlyCapUsd: must be a decimal string/ },
+      { method: "PUT", url: "/api/models/nobody/nothing/probes/schedule", body: { enabled: true, monthlyCapUsd: "5" }, status: 404, message: /not watched/ },
+      { method: "GET", url: "/api/models/nobody/nothing/probes/schedule", status: 404, message: /not watched/ },
     ];
     for (const c of cases) {
       const what = `${c.method} ${c.url} ${typeof c.body === "string" ? c.body : JSON.stringify(c.body ?? "")}`;
@@ -182,5 +186,39 @@ test.describe("fidelity probe", () => {
     await expect(run.getByTestId("probe-progress")).toHaveText("30 of 30 requests");
     const listed = (await (await request.get(`${API}?limit=1`)).json()).runs[0];
     expect(listed).toMatchObject({ promptSet: `upload:${mine.id}`, promptSetVersion: mine.version, promptCount: 10, status: "done" });
+  });
+
+  test("the scheduled re-probe: off by default, turned on with a monthly cap, a bad cap refused, turned off again", async ({ page, request }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(await (await request.get(`${API}/schedule`)).json()).toMatchObject({ enabled: false, monthlyCapUsd: "5.00", skipped: null });
+    await page.goto(`/models/${KIMI}#fidelity`);
+    const form = page.getByRole("form", { name: "Scheduled re-probe" });
+    const toggle = form.getByRole("checkbox", { name: "Re-probe weekly and when an endpoint appears or changes its quantization or tag" });
+    const cap = form.getByLabel("Monthly cap (USD)");
+    const state = form.getByTestId("schedule-state");
+    await expect(state).toHaveText(/^Off · scheduled runs this month: \$0\.00 of the \$5\.00 cap$/);
+    await expect(toggle).not.toBeChecked();
+
+    await toggle.check();
+    await cap.fill("two dollars");
+    await form.getByRole("button", { name: "Save schedule" }).click();
+    await expect(form.getByRole("alert")).toHaveText(/^monthlyCapUsd: must be a decimal string of dollars/);
+    expect((await (await request.get(`${API}/schedule`)).json()).enabled).toBe(false); // nothing stored
+
+    await cap.fill("3.50");
+    await form.getByRole("button", { name: "Save schedule" }).click();
+    await expect(state).toHaveText(/^On · scheduled runs this month: \$0\.00 of the \$3\.50 cap/);
+    await form.scrollIntoViewIfNeeded();
+    await screenshot(page, "probe-schedule-on");
+    await page.reload();
+    await expect(toggle).toBeChecked();
+    await expect(cap).toHaveValue("3.50");
+    expect(await (await request.get(`${API}/schedule`)).json()).toMatchObject({ enabled: true, monthlyCapUsd: "3.50" });
+
+    // Off again, so the polls of the specs after this one queue nothing.
+    await toggle.uncheck();
+    await form.getByRole("button", { name: "Save schedule" }).click();
+    await expect(state).toHaveText(/^Off · /);
+    expect(await (await request.get(`${API}/schedule`)).json()).toMatchObject({ enabled: false, monthlyCapUsd: "3.50" });
   });
 });
