@@ -94,7 +94,7 @@ export function FidelitySection({ modelId, endpoints }: Props) {
 
       <form
         aria-label="Probe settings"
-        className="grid gap-4 md:grid-cols-[16rem_1fr]"
+        className="grid gap-4 md:grid-cols-[20rem_1fr]"
         onSubmit={(event) => {
           event.preventDefault();
           start.mutate();

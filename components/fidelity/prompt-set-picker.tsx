@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
+import { formatUtc } from "@/lib/format";
 import type { PromptSetSummary } from "@/lib/probe/prompt-sets";
 
 // Which prompts a probe sends: the built-in set or one the team uploaded as JSONL (its own
@@ -60,6 +61,7 @@ export function PromptSetPicker({ value, onChange }: Props) {
     onError: () => setFileKey((k) => k + 1),
   });
   const refused = uploading.error instanceof UploadRefused ? uploading.error : null;
+  const chosen = sets.data?.find((s) => key(s.id === "builtin" ? "builtin" : { id: s.id }) === key(value));
 
   return (
     <div className="space-y-2 text-sm">
@@ -77,6 +79,12 @@ export function PromptSetPicker({ value, onChange }: Props) {
           ))}
         </select>
       </label>
+      {chosen && (
+        <p className="text-xs text-slate-600" data-testid="prompt-set-chosen">
+          {chosen.prompts} prompts · version <span className="font-mono">{chosen.version}</span>
+          {chosen.createdAt && <> · uploaded {formatUtc(chosen.createdAt)}</>}
+        </p>
+      )}
       <div>
         <label htmlFor={fileId} className="font-medium text-slate-700">
           Upload your prompts (JSONL)

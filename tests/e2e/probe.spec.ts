@@ -175,6 +175,7 @@ test.describe("fidelity probe", () => {
     expect(mine).toMatchObject({ name: "team-prompts", prompts: 10 });
     await expect(picker).toHaveValue(String(mine.id));
     await expect(picker.locator("option:checked")).toHaveText(`team-prompts (uploaded): 10 prompts, version ${mine.version}`);
+    await expect(section.getByTestId("prompt-set-chosen")).toHaveText(new RegExp(`^10 prompts · version ${mine.version} · uploaded \\d{4}-`));
     // The estimate follows the chosen set: chutes/int4 against the reference, 3 logprobs requests a prompt.
     await expect(section.getByText("(30 requests over 10 prompts, reference calls included)", { exact: false })).toBeVisible();
     await screenshot(page, "probe-prompts-picked");
