@@ -25,10 +25,14 @@ export async function measureFirstLoad(page: Page, path: string): Promise<PageWe
   }
   let rawBytes = 0;
   let gzipBytes = 0;
-  for (const body of await Promise.all(bodies.values())) {
+  const detail = process.env.SIZE_DETAIL === "1";
+  for (const [url, pending] of bodies) {
+    const body = await pending;
     if (!body) continue;
+    const gz = gzipSync(body).byteLength;
     rawBytes += body.byteLength;
-    gzipBytes += gzipSync(body).byteLength;
+    gzipBytes += gz;
+    if (detail) console.log(`  ${path} ${kb(gz).padStart(9)} gz  ${new URL(url).pathname}`);
   }
   return { path, scripts: bodies.size, rawBytes, gzipBytes };
 }

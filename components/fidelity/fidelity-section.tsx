@@ -15,9 +15,11 @@ import { VerdictBadge } from "./verdict-badge";
 // The model page's "Fidelity" section: choose a reference and the endpoints to probe, see the
 // estimate, run the probe on the server, watch it, cancel it, and read each endpoint's verdict.
 
+type Props = FidelitySectionProps;
+
 type RunWithResults = RunView & { results: ResultView[] };
 
-interface Props {
+export interface FidelitySectionProps {
   modelId: string;
   endpoints: Pick<ProviderRow, "tag" | "provider" | "status" | "supportedParameters">[];
 }
@@ -83,7 +85,7 @@ export function FidelitySection({ modelId, endpoints }: Props) {
     });
 
   return (
-    <section id="fidelity" aria-labelledby="fidelity-heading" className="scroll-mt-14 space-y-4 rounded-lg border border-slate-200 bg-white p-5">
+    <section aria-labelledby="fidelity-heading" className="space-y-4 rounded-lg border border-slate-200 bg-white p-5">
       <div>
         <h2 id="fidelity-heading" className="text-lg font-semibold">Fidelity</h2>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">

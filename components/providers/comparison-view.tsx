@@ -1,5 +1,6 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { createSerializer, useQueryStates } from "nuqs";
 import { useCallback, useMemo, useState } from "react";
 import { toCsv } from "@/lib/csv";
@@ -14,15 +15,18 @@ import type { ProbeFact } from "@/lib/rules/evaluate";
 import type { SavedViewEntry } from "@/lib/saved-views";
 import { budgetParsers } from "@/lib/view-state/budget";
 import { comparisonParsers, toRuleSet, type ComparisonState } from "@/lib/view-state/comparison";
-import { CostCalculator, type StoredBudget } from "../budget/cost-calculator";
+import type { StoredBudget } from "../budget/cost-calculator";
+import { LazyCostCalculator } from "../budget/lazy-cost-calculator";
 import { LazyHistorySection } from "../history/lazy-history-section";
 import { PageSection } from "../models/page-sections";
 import { CopyButton } from "../ui/copy-button";
-import { KnownQuantizationDialog } from "./known-quantization-dialog";
 import { ProviderTable, type TableRow } from "./provider-table";
 import { RoutingExportPanel } from "./routing-export-panel";
 import { RulesPanel } from "./rules-panel";
 import { SavedViewsPanel } from "./saved-views-panel";
+
+// The dialog's code loads the first time a row's "Record known" opens it (it stays mounted after).
+const KnownQuantizationDialog = dynamic(() => import("./known-quantization-dialog").then((m) => m.KnownQuantizationDialog), { ssr: false });
 
 const NO_PROBES: Array<ProbeFact & { tag: string }> = [];
 
@@ -51,6 +55,7 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
   const state = urlState as ComparisonState;
   const [budgetState] = useQueryStates(budgetParsers);
   const [editing, setEditing] = useState<TableRow | null>(null);
+  const [dialogWanted, setDialogWanted] = useState(false);
 
   const rules = useMemo(() => toRuleSet(state), [state]);
   const facts = useMemo(() => endpointFacts(endpoints, known, probes), [endpoints, known, probes]);
@@ -142,7 +147,10 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
         onSortChange={(sort) => setState({ sort })}
         onToggle={onToggle}
         toggleLabel={toggleLabel}
-        onRecordQuantization={setEditing}
+        onRecordQuantization={(row: TableRow) => {
+          setDialogWanted(true);
+          setEditing(row);
+        }}
         columns={state.cols}
         onColumnsChange={(cols) => setState({ cols })}
       />
@@ -159,7 +167,7 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
       </div>
       </PageSection>
       <PageSection id="budget">
-      <CostCalculator
+      <LazyCostCalculator
         providers={included.map((r) => ({ tag: r.tag, provider: r.provider, inputPricePerM: r.inputPricePerM, outputPricePerM: r.outputPricePerM }))}
         storedBudget={storedBudget}
         rulesNote={rulesHeadline(rules, verdicts, (tag) => endpoints.find((e) => e.tag === tag)?.provider ?? tag)}
@@ -168,11 +176,11 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
       <PageSection id="history">
       <LazyHistorySection modelId={modelId} includedTags={included.map((r) => r.tag)} uptimeThreshold={healthLine} />
       </PageSection>
-      <KnownQuantizationDialog
+      {dialogWanted && <KnownQuantizationDialog
         modelId={modelId}
         target={editing && { tag: editing.tag, provider: editing.provider, reported: editing.quantization, known: editing.known }}
         onClose={() => setEditing(null)}
-      />
+      />}
     </div>
   );
 }

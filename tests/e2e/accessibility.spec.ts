@@ -1,9 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { poll, replicaControl, screenshot } from "./helpers";
+import { poll, replicaControl, screenshot, scrollToBudget } from "./helpers";
 
 // Every page passes axe with no serious or critical violation, at desktop and phone width, with
-// what loads on scrolling (the charts) loaded. A new page or section: add it to PAGES.
+// what loads on scrolling (the charts, the fidelity section) loaded. A new page or section: add it to PAGES.
 
 const KIMI = "moonshotai/kimi-k2.5";
 
@@ -22,10 +22,13 @@ async function scrollThrough(page: Page) {
 
 const modelPageReady = async (page: Page) => {
   await expect(page.getByTestId("summary")).toContainText("providers included");
+  await scrollToBudget(page);
   await scrollThrough(page);
   // Its code and five series are fetched only now: give them longer than a click's effect.
   await expect(page.getByRole("region", { name: "History" }).getByRole("figure").first()).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole("region", { name: "Change log" })).toBeVisible();
+  // The fidelity section at the foot of the page loads on scrolling too.
+  await expect(page.getByRole("region", { name: "Fidelity" })).toBeVisible({ timeout: 30_000 });
 };
 
 const PAGES: PageCase[] = [

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { poll, replicaControl, screenshot } from "./helpers";
+import { poll, replicaControl, screenshot, scrollToBudget } from "./helpers";
 
 /** Nothing on the page is wider than a phone's screen. */
 async function expectNoSidewaysScroll(page: Page) {
@@ -65,6 +65,7 @@ test.describe("data budget calculator", () => {
   test("prices the plan at the included providers and follows the budget; a shared link reproduces it", async ({ page, browser }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(KIMI_FULL_PRECISION);
+    await scrollToBudget(page);
     await expectCalculatorAt100(page);
     await screenshot(page, "budget-calculator-100");
 
@@ -82,12 +83,14 @@ test.describe("data budget calculator", () => {
     const context = await browser.newContext();
     const other = await context.newPage();
     await other.goto(shared);
+    await scrollToBudget(other);
     await expectCalculatorAt250(other);
     await context.close();
   });
 
   test("workload rows are edited, added and removed; bad token counts get a message, never NaN", async ({ page }) => {
     await page.goto(KIMI_FULL_PRECISION);
+    await scrollToBudget(page);
     const workload = page.getByRole("table", { name: "Workload" });
     await expect(workload.getByRole("row")).toHaveCount(8); // header, B3–B8, total
 
@@ -120,6 +123,7 @@ test.describe("data budget calculator", () => {
 
   test("the calculator follows rule changes made on the comparison page at once", async ({ page }) => {
     await page.goto("/models/moonshotai/kimi-k2.5?budget=250");
+    await scrollToBudget(page);
     const summary = page.getByRole("status", { name: "Budget summary" });
     // Every provider but the degraded BaseTen included: Chutes (int4) at $0.40/$2.20 is cheapest, $136.00.
     await expect(summary).toContainText("Range across 10 included");
@@ -139,6 +143,7 @@ test.describe("data budget calculator", () => {
 
   test("a malformed link value falls back to the default and says so", async ({ page }) => {
     await page.goto(`${KIMI_FULL_PRECISION}&budget=lots&ds=B3:nope`);
+    await scrollToBudget(page);
     await expect(page.getByRole("note").filter({ hasText: "could not be read" })).toContainText("budget and workload (ds)");
     await expectCalculatorAt100(page);
   });
@@ -148,6 +153,7 @@ test.describe("data budget calculator", () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await saveStoredBudget(page, "250"); // put back by afterAll, also when this test fails
     await page.goto(KIMI_FULL_PRECISION);
+    await scrollToBudget(page);
     await expectCalculatorAt250(page);
     const calculator = page.getByRole("region", { name: "Data budget" });
     await expect(calculator).toContainText("The stored budget, set on the Spend page");
@@ -162,6 +168,7 @@ test.describe("data budget calculator", () => {
 
     // The link carries the what-if; going back to the stored budget drops it from the link.
     await page.goto(`${KIMI_FULL_PRECISION}&budget=100`);
+    await scrollToBudget(page);
     await expect(whatIf).toContainText("What-if: $100.00; stored budget $250.00");
     await whatIf.getByRole("button", { name: "Use the stored budget" }).click();
     await expect(page).not.toHaveURL(/budget=/);

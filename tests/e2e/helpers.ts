@@ -37,5 +37,12 @@ export function expectNoStack(body: string, what: string) {
 
 /** The model page loads its history section (charts, change log) when it scrolls into view: scroll there. */
 export async function scrollToHistory(page: Page) {
-  await page.getByRole("heading", { name: "History", level: 2 }).scrollIntoViewIfNeeded();
+  // The section's anchor, not its heading: the placeholder's heading is replaced when the section loads.
+  await page.locator("#history").scrollIntoViewIfNeeded();
+}
+
+/** The model page loads its data budget calculator when it comes near the viewport: scroll there. */
+export async function scrollToBudget(page: Page) {
+  await page.locator("#budget").scrollIntoViewIfNeeded();
+  await page.getByRole("status", { name: "Budget summary" }).waitFor();
 }

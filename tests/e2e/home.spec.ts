@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { poll, REPLICA_URL, replicaControl, screenshot } from "./helpers";
+import { poll, REPLICA_URL, replicaControl, screenshot, scrollToBudget } from "./helpers";
 
 // The home page as the team opens it in the morning: per watched model, what each saved view (or
 // the default view) includes now, the cheapest and the worst uptime of it, the last day's changes
@@ -20,6 +20,7 @@ async function modelPageFigures(page: Page, url: string) {
   await page.goto(url);
   const summary = (await page.getByTestId("summary").textContent()) ?? "";
   const [, included, total] = /(\d+) of (\d+) providers included/.exec(summary) ?? [];
+  await scrollToBudget(page);
   const budget = page.getByRole("status", { name: "Budget summary" });
   await expect(budget).toContainText("Cheapest included");
   const budgetText = (await budget.textContent()) ?? "";

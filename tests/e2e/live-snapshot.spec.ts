@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import Decimal from "decimal.js";
-import { poll, replicaControl, screenshot, scrollToHistory } from "./helpers";
+import { poll, replicaControl, screenshot, scrollToBudget, scrollToHistory } from "./helpers";
 
 // An open model page follows new polls without a reload: table, routing export, calculator,
 // charts and change log all move to the new snapshot together, whether the page asked for the
@@ -41,6 +41,7 @@ test.describe("the model page follows new polls", () => {
     await page.goto(`/models/${KIMI}`);
     // Set on this document: a reload would lose it.
     await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+    await scrollToBudget(page); // the calculator, the charts and the change log load when they come into view
     await scrollToHistory(page); // the charts and change log load when their section comes into view
     const header = page.getByTestId("poll-freshness");
     await expect(header).toContainText(/polled (just now|\d+ min ago)/);

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { poll, replicaControl, screenshot } from "./helpers";
+import { poll, replicaControl, screenshot, scrollToBudget } from "./helpers";
 
 // Defaults that must not mislead a first-time user (issue 14, items 2 and 3): degraded endpoints
 // are left out unless someone says otherwise, the calculator's headline says which rules produced
@@ -31,6 +31,7 @@ test.describe("rules: honest defaults", () => {
     await expect(degraded).toBeChecked();
     await expect(page.getByLabel("Routing preferences JSON")).not.toContainText("baseten");
     // The headline figure says which rules produced it.
+    await scrollToBudget(page);
     const summary = page.getByRole("status", { name: "Budget summary" });
     await expect(summary).toContainText("Cheapest included");
     await expect(summary).toContainText("rules: degraded endpoints excluded · 10 of 11 included");
@@ -72,6 +73,7 @@ test.describe("rules: honest defaults", () => {
 
   test("the headline lists the active rules", async ({ page }) => {
     await page.goto(`${MODEL_PAGE}?xq=int4,fp4,mxfp4,nvfp4&xp=fireworks&upmin=95`);
+    await scrollToBudget(page);
     await expect(page.getByRole("status", { name: "Budget summary" })).toContainText(
       "rules: 4-bit quantization excluded; Fireworks excluded by hand; uptime ≥ 95% (30m); degraded endpoints excluded · 4 of 11 included",
     );
@@ -114,6 +116,7 @@ test.describe("rules: honest defaults", () => {
     await expect(refusal).toContainText("it means no restriction at all");
     expect((await request.get(`/api/models/${KIMI}/routing?${NOTHING_INCLUDED}`)).status()).toBe(422);
 
+    await scrollToBudget(page);
     await expect(page.getByRole("status", { name: "Budget summary" })).toContainText(
       "Nothing is included under the current rules, so there is no provider to price the plan at.",
     );

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { FidelitySection } from "@/components/fidelity/fidelity-section";
+import { LazyFidelitySection } from "@/components/fidelity/lazy-fidelity-section";
 import { DemoBanner } from "@/components/layout/demo-banner";
 import { LiveSnapshot, PollFreshness } from "@/components/models/live-snapshot";
 import { ModelPicker } from "@/components/models/model-picker";
@@ -97,7 +97,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
           No snapshot of this model yet. Press “Poll now” to fetch its providers.
         </p>
       )}
-      {snapshot.endpoints.length > 0 && <FidelitySection modelId={modelId} endpoints={snapshot.endpoints} />}
+      {snapshot.endpoints.length > 0 && <LazyFidelitySection modelId={modelId} endpoints={snapshot.endpoints} />}
     </div>
     </LiveSnapshot>
   );
