@@ -16,4 +16,6 @@ export async function register() {
   if (startScheduler()) console.log("[routeboard] poll scheduler started");
   const { startProbeWorker } = await import("./lib/probe/service");
   if (startProbeWorker()) console.log("[routeboard] probe worker started");
+  const { startAlertSender } = await import("./lib/alerts/service");
+  if (startAlertSender()) console.log("[routeboard] alert sender started");
 }

@@ -26,6 +26,10 @@ const schema = z.object({
   OPENROUTER_MANAGEMENT_KEY: z.string().min(1).optional(),
   /** Lets an unprotected dashboard (no BASIC_AUTH) change keys anyway; only on purpose. */
   ALLOW_KEY_CHANGES_WITHOUT_AUTH: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  /** The dashboard's public address, for links in alert messages (a Slack message links back to its view). */
+  PUBLIC_URL: z.string().url().default("http://localhost:3000"),
+  /** Lets alert webhooks reach loopback, private and link-local addresses (tests, demo, a receiver on the LAN on purpose). */
+  ALLOW_PRIVATE_WEBHOOKS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
 });
 

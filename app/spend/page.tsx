@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Decimal from "decimal.js";
+import { BudgetAlertsForm } from "@/components/alerts/budget-alerts-form";
 import { BudgetForm } from "@/components/spend/budget-form";
+import { getBudgetAlert } from "@/lib/alerts/detect-budget";
 import { burnDetail } from "@/components/spend/burn-detail";
 import { SpendChart } from "@/components/spend/spend-chart";
 import { UsageByDatasetTable, UsageByProviderTable } from "@/components/usage/usage-tables";
@@ -94,6 +96,7 @@ export default async function SpendPage({ searchParams }: Props) {
             Tracking began after the budget’s start: spend is counted from the first snapshot ({formatUtc(overview.baseline.at)}).
           </p>
         )}
+        <BudgetAlertsForm initial={await getBudgetAlert(db)} />
       </section>
 
       <KeysSection db={db} budgetUsd={overview.budget.amountUsd} />

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
@@ -20,6 +21,11 @@ interface Props {
   includedCount: number;
 }
 
+// The alert conditions load when asked for, so the model page does not carry them.
+const ViewAlertsEditor = dynamic(() => import("../alerts/view-alerts-editor"), {
+  loading: () => <p className="text-xs text-slate-600">Loading the alert conditions…</p>,
+});
+
 const NOTHING_INCLUDED =
   "This view includes no provider: its routing link answers 422 (an empty list would not restrict OpenRouter at all), so a pipeline reading it stops until a rule is loosened.";
 
@@ -30,6 +36,7 @@ export function SavedViewsPanel({ modelId, views, activeSlug, query, includedCou
   const [name, setName] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string; warning?: boolean } | null>(null);
   const origin = useBrowserOrigin() ?? "";
+  const [alertsOpen, setAlertsOpen] = useState<string | null>(null);
 
   const create = useMutation({
     mutationFn: () => apiFetch<SavedViewEntry>("/api/views", { method: "POST", body: JSON.stringify({ name, modelId, query }) }),
@@ -104,10 +111,23 @@ export function SavedViewsPanel({ modelId, views, activeSlug, query, includedCou
               </span>
               <ShortLink slug={v.slug} name={v.name} />
               <span className="text-xs text-slate-500">
-                Saved by {savedByText(v.createdBy)} on {formatUtc(v.createdAt)}
+                Saved by {savedByText(v.createdBy)} on {formatUtc(v.createdAt)} ·{" "}
+                <a href={`/v/${v.slug}/feed.xml`} className="text-indigo-700 underline" aria-label={`Alerts feed of ${v.name}`}>
+                  Alerts feed
+                </a>
               </span>
+              {alertsOpen === v.slug && <ViewAlertsEditor slug={v.slug} name={v.name} />}
             </span>
             <span className="flex gap-2">
+              <button
+                type="button"
+                onClick={() => setAlertsOpen(alertsOpen === v.slug ? null : v.slug)}
+                aria-expanded={alertsOpen === v.slug}
+                className="text-xs text-slate-700 hover:underline"
+                aria-label={`Alerts of ${v.name}`}
+              >
+                Alerts
+              </button>
               <button type="button" onClick={() => update.mutate(v.slug)} className="text-xs text-slate-700 hover:underline" aria-label={`Update ${v.name}`}>
                 Update
               </button>

@@ -1,5 +1,6 @@
 import "server-only";
 import Decimal from "decimal.js";
+import { detectKeyLimitAlert } from "../alerts/detect-budget";
 import type { Db } from "../db/engines";
 import type { ManagedKey } from "../openrouter/management";
 
@@ -57,17 +58,21 @@ const dec = (v: string | null | undefined) => (v === null || v === undefined ? n
 
 /** Stores what OpenRouter said about the pipeline key just now. */
 export async function recordKeyUsage(db: Db, key: ManagedKey, demo: boolean, observedAt = new Date()): Promise<void> {
-  await db.keyUsageSnapshot.create({
-    data: {
-      keyHash: key.hash,
-      observedAt,
-      usage: new Decimal(key.usage),
-      usageDaily: dec(key.usage_daily),
-      limit: dec(key.limit),
-      limitRemaining: dec(key.limit_remaining),
-      disabled: key.disabled,
-      demo,
-    },
+  await db.$transaction(async (tx) => {
+    const row = await tx.keyUsageSnapshot.create({
+      data: {
+        keyHash: key.hash,
+        observedAt,
+        usage: new Decimal(key.usage),
+        usageDaily: dec(key.usage_daily),
+        limit: dec(key.limit),
+        limitRemaining: dec(key.limit_remaining),
+        disabled: key.disabled,
+        demo,
+      },
+    });
+    // The key-limit alert of the pipeline key, in the same transaction.
+    await detectKeyLimitAlert(tx, { hash: key.hash, name: key.name, limitRemaining: row.limitRemaining?.toString() ?? null }, demo, observedAt);
   });
 }
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb } from "../db/client";
 import { env } from "../env";
+import { wakeAlertSender } from "../alerts/service";
 import { openRouter } from "../openrouter/configured";
 import { clearMemo } from "../queries/memo";
 import { runAfterCycleSteps } from "./after-cycle";
@@ -23,6 +24,7 @@ export async function pollNow(trigger: string): Promise<CycleResult> {
     });
   } finally {
     clearMemo(); // the pages show the new snapshot (or failure) at once
+    wakeAlertSender(); // alerts the cycle wrote go out now, not at the sender's next tick
   }
 }
 

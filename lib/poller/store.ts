@@ -1,5 +1,6 @@
 import type { Db } from "../db/engines";
 import { Prisma } from "../db/generated/client";
+import { detectViewAlerts } from "../alerts/detect-views";
 import { recordChanges } from "../history/record-changes";
 import { hashJson, type NormalisedSnapshot } from "./normalise";
 
@@ -86,6 +87,8 @@ export async function writeSnapshot(db: Db, snapshot: NormalisedSnapshot, meta: 
         },
         select: { id: true },
       });
+      // The saved views' alerts, on the snapshot just written (its poll is recorded above).
+      await detectViewAlerts(tx, modelId, observedAt);
       await tx.watchedModel.update({
         where: { id: modelId },
         data: { name: snapshot.modelName, pollLeaseUntil: null },

@@ -6,6 +6,7 @@ import { recordVerdictChanges } from "./changes";
 import { chatRequestFor, type PlannedEndpoint } from "./plan";
 import { promptsOfRun } from "./prompt-sets";
 import { computeResults } from "./results";
+import { detectViewAlerts } from "../alerts/detect-views";
 
 // Runs a probe outside any HTTP request. The run row is the job: claimRun() takes a queued run,
 // or a running one whose worker died (its lease expired), with an atomic UPDATE; processRun()
@@ -273,7 +274,10 @@ export async function finishRun(db: Db, runId: number, status: "done" | "cancell
     });
     await tx.probeRun.update({ where: { id: runId }, data: { status, error, finishedAt: new Date(), leaseUntil: null } });
     await tx.probeActiveRun.deleteMany({ where: { runId } });
-    if (status === "done") await recordVerdictChanges(tx, run.modelId, runId);
+    if (status === "done") {
+      await recordVerdictChanges(tx, run.modelId, runId);
+      await detectViewAlerts(tx, run.modelId, new Date());
+    }
   }, { timeout: 60_000, maxWait: 30_000 });
   return status;
 }

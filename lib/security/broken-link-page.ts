@@ -16,10 +16,10 @@ a{color:inherit;text-decoration:none}
 .skip{position:absolute;left:-9999px}
 .skip:focus{left:.5rem;top:.5rem;z-index:50;background:#4338ca;color:#fff;border-radius:.375rem;padding:.5rem .75rem;font-size:.875rem}
 header{border-bottom:1px solid #e2e8f0;background:#fff}
-.bar{max-width:96rem;margin:0 auto;display:flex;align-items:center;gap:1.5rem;padding:.75rem 1rem}
+.bar{max-width:96rem;margin:0 auto;display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1.5rem;padding:.75rem 1rem}
 .brand{display:flex;align-items:center;gap:.5rem;font-weight:600;letter-spacing:-.025em}
 .logo{display:inline-block;width:1.25rem;height:1.25rem;border-radius:.25rem;background:linear-gradient(to bottom right,#6366f1,#10b981)}
-nav{display:flex;gap:1rem;font-size:.875rem;color:#475569}
+nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.875rem;color:#475569}
 nav a:hover,nav a:focus-visible{color:#0f172a}
 main{max-width:36rem;margin:0 auto;padding:4rem 1rem}
 .card{border:1px solid #e2e8f0;border-radius:.5rem;background:#fff;padding:1.5rem;box-shadow:0 1px 2px rgb(0 0 0 / .05)}
@@ -42,7 +42,7 @@ export function brokenLinkPage(path: string): string {
 <title>Broken link · Routeboard</title><style>${STYLE}</style></head>
 <body><a class="skip" href="#main">Skip to content</a>
 <header><div class="bar"><a class="brand" href="/"><span class="logo" aria-hidden="true"></span>Routeboard</a>
-<nav aria-label="Main"><a href="/">Models</a><a href="/spend">Spend</a></nav></div></header>
+<nav aria-label="Main"><a href="/">Models</a><a href="/spend">Spend</a><a href="/alerts">Alerts</a><a href="/notifications">Notifications</a></nav></div></header>
 <main id="main"><div class="card"><span class="status">400</span><h1>Broken link</h1>
 <p>${escapeHtml(BROKEN_LINK_MESSAGE)}</p>
 <p>The address asked for: <code>${escapeHtml(path.slice(0, 300))}</code></p>

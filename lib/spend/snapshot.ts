@@ -1,5 +1,6 @@
 import "server-only";
 import Decimal from "decimal.js";
+import { detectSpendAlerts } from "../alerts/detect-budget";
 import type { Db } from "../db/engines";
 import type { OpenRouterClient } from "../openrouter/client";
 import { OpenRouterError } from "../openrouter/errors";
@@ -30,16 +31,21 @@ export async function recordSpendSnapshot(db: Db, client: OpenRouterClient, now 
     if (!forbidden) console.error("[spend] GET /credits failed:", (err as Error).message);
   }
   const k = key.data.data;
-  const row = await db.spendSnapshot.create({
-    data: {
-      observedAt: now,
-      usage: new Decimal(k.usage),
-      limit: dec(k.limit),
-      limitRemaining: dec(k.limit_remaining),
-      totalCredits: dec(credits?.total_credits),
-      totalUsage: dec(credits?.total_usage),
-      demo: key.demo,
-    },
+  // The budget alerts (steps reached, run-out) are decided on this snapshot, in its transaction.
+  const row = await db.$transaction(async (tx) => {
+    const created = await tx.spendSnapshot.create({
+      data: {
+        observedAt: now,
+        usage: new Decimal(k.usage),
+        limit: dec(k.limit),
+        limitRemaining: dec(k.limit_remaining),
+        totalCredits: dec(credits?.total_credits),
+        totalUsage: dec(credits?.total_usage),
+        demo: key.demo,
+      },
+    });
+    await detectSpendAlerts(tx, now, key.demo);
+    return created;
   });
   return { observedAt: row.observedAt, usage: row.usage.toString(), credits: creditsState };
 }

@@ -92,6 +92,10 @@ test("every change is refused to anonymous callers (401) and to other origins (4
     ["DELETE", `/api/models/${KIMI}/known-quantization?tag=fireworks`, undefined],
     ["POST", "/api/usage", '{"provider":"Venice","input_tokens":1,"output_tokens":1}'],
     ["POST", "/api/poll", undefined],
+    ["POST", "/api/alerts/channels", JSON.stringify({ kind: "webhook", name: "w", url: "https://example.com/hook" })],
+    ["PATCH", "/api/alerts/channels/1", JSON.stringify({ enabled: false })],
+    ["DELETE", "/api/alerts/channels/1", undefined],
+    ["POST", "/api/alerts/channels/1/test", undefined],
   ];
   for (const [method, url, body] of writes) {
     const what = `${method} ${url}`;
@@ -110,6 +114,7 @@ test("every change is refused to anonymous callers (401) and to other origins (4
   expect(models.map((m: { id: string }) => m.id)).toEqual([KIMI]);
   const known2 = JSON.parse((await get(`/api/models/${KIMI}/known-quantization`, { authorization: basic })).text).known;
   expect(known2).toEqual([]);
+  expect(JSON.parse((await get("/api/alerts/channels", { authorization: basic })).text).channels).toEqual([]);
 });
 
 test("CRON_SECRET protects the poll trigger; a cron needs no Basic credentials", async () => {

@@ -49,6 +49,23 @@ const PAGES: PageCase[] = [
     },
     ready: modelPageReady,
   },
+  {
+    name: "alerts",
+    // A channel whose receiver is not there, tested once: the page with a channel and a delivery being retried.
+    path: async (request) => {
+      const created = await request.post("/api/alerts/channels", { data: { kind: "webhook", name: "Axe check", url: "http://127.0.0.1:9/axe-hook" } });
+      expect(created.status()).toBe(201);
+      const { channel } = await created.json();
+      expect((await request.post(`/api/alerts/channels/${channel.id}/test`)).status()).toBe(202);
+      return "/alerts";
+    },
+    ready: async (page) => {
+      await expect(page.getByRole("heading", { name: "Alerts", level: 1 })).toBeVisible();
+      const card = page.getByRole("article", { name: /Axe check/ }).first();
+      await expect(card.getByRole("table").getByRole("row").nth(1)).toContainText(/retrying|failed/, { timeout: 20_000 });
+    },
+  },
+  { name: "notifications", path: "/notifications", ready: async (page) => void (await expect(page.getByRole("heading", { name: "Notifications", level: 1 })).toBeVisible()) },
   { name: "not found", path: "/models/nobody/nothing", ready: async (page) => void (await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible()) },
   {
     name: "broken link",

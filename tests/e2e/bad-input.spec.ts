@@ -7,7 +7,7 @@ import { expectNoStack, expectSecurityHeaders, poll, replicaControl } from "./he
 
 const KIMI = "moonshotai/kimi-k2.5";
 const API = `/api/models/${KIMI}`;
-type Method = "GET" | "POST" | "PUT" | "DELETE";
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 interface Case {
   method: Method;
   url: string;
@@ -54,6 +54,15 @@ const CASES: Case[] = [
   { method: "GET", url: "/api/models/nobody/nothing/routing", status: 404, message: /not watched/ },
   // Poll trigger
   { method: "POST", url: "/api/poll", body: { models: ["x"] }, status: 400, message: /models/ },
+  // Alert channels and deliveries
+  { method: "POST", url: "/api/alerts/channels", body: { kind: "email", name: "x", url: "https://example.com/h" }, status: 400, message: /^kind: must be webhook or slack/ },
+  { method: "POST", url: "/api/alerts/channels", body: { kind: "webhook", name: "x", url: "ftp://example.com/h" }, status: 400, message: /^url: must start with http:\/\/ or https:\/\// },
+  { method: "POST", url: "/api/alerts/channels", body: { kind: "webhook", name: "x", url: "https://example.com/h", secret: "short" }, status: 400, message: /^secret: must be at least 16 characters/ },
+  { method: "PATCH", url: "/api/alerts/channels/abc", body: { enabled: true }, status: 400, message: /^id: must be a channel number/ },
+  { method: "PATCH", url: "/api/alerts/channels/999999", body: { enabled: "yes" }, status: 400, message: /^enabled: / },
+  { method: "DELETE", url: "/api/alerts/channels/999999", status: 404, message: /There is no channel 999999/ },
+  { method: "POST", url: "/api/alerts/channels/999999/test", status: 404, message: /There is no channel 999999/ },
+  { method: "GET", url: "/api/alerts/deliveries?channel=x", status: 400, message: /^channel: must be a channel number/ },
 ];
 
 test.describe("bad input to every route", () => {

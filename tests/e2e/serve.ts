@@ -21,6 +21,9 @@ const child = spawn("npx", ["next", "start", "-p", port, "-H", "127.0.0.1"], {
     POLL_INTERVAL_SECONDS: "0",
     OPENROUTER_TIMEOUT_SECONDS: "2", // so a test of OpenRouter hanging takes seconds, not a minute
     WATCHED_MODELS: "moonshotai/kimi-k2.5",
+    // Alert receivers in the tests listen on 127.0.0.1; links in messages point at this server.
+    ALLOW_PRIVATE_WEBHOOKS: "true",
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     NEXT_TELEMETRY_DISABLED: "1",
   },
 });

@@ -16,6 +16,7 @@ import { modelIdFromParams } from "@/lib/http";
 import { schedulerState } from "@/lib/poller/service";
 import { comparisonForView, viewsForModel, watchedModelsForView } from "@/lib/queries/cached";
 import { storedBudgetForView } from "@/lib/queries/stored-budget";
+import { SLUG } from "@/lib/saved-views";
 
 export const dynamic = "force-dynamic";
 
@@ -24,8 +25,11 @@ interface Props {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: modelIdFromParams(await params) ?? "Model" };
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
+  const { view } = await searchParams;
+  // A saved view's page offers its alerts feed to feed readers.
+  const feed = typeof view === "string" && SLUG.test(view) ? { alternates: { types: { "application/atom+xml": `/v/${view}/feed.xml` } } } : {};
+  return { title: modelIdFromParams(await params) ?? "Model", ...feed };
 }
 
 export default async function ModelPage({ params, searchParams }: Props) {
