@@ -293,8 +293,8 @@ export interface LatestVerdict {
   noiseFloor: number | null;
   pValue: number | null;
   method: string | null;
-  /** The run's answers came from the local replica (demo data). */
-  demo: boolean;
+  /** The run's answers came from the local replica (demo data); always set by latestVerdicts. */
+  demo?: boolean;
 }
 
 export async function latestVerdicts(db: Db, modelId: string): Promise<LatestVerdict[]> {
