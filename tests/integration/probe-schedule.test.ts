@@ -22,7 +22,8 @@ describe.each(engines)("scheduled re-probe on $name PostgreSQL", (engine) => {
   let replica: Replica;
 
   const cycle = async () => {
-    const client = createOpenRouterClient({ baseUrl: replica.baseUrl, timeoutMs: 15_000, maxAttempts: 1 });
+    // The poller's own retries (timeouts, 5xx) as in the app: the replica shares this busy process.
+    const client = createOpenRouterClient({ baseUrl: replica.baseUrl, timeoutMs: 30_000, maxAttempts: 3, baseDelayMs: 50 });
     const result = await runPollCycle(opened.db, client, { trigger: "test", afterModels: (cycleId) => runAfterCycleSteps(opened.db, client, cycleId) });
     expect(result.models.map((m) => m.ok)).toEqual([true]);
   };
