@@ -1,15 +1,19 @@
 import type { Metadata } from "next";
 import { AlertChannels } from "@/components/alerts/alert-channels";
+import { WatchedConditions } from "@/components/alerts/watched-conditions";
 import { listChannels } from "@/lib/alerts/channels";
+import { getBudgetAlert } from "@/lib/alerts/detect-budget";
+import { listWatchedViews } from "@/lib/alerts/watched";
 import { getDb } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Alerts" };
 
-// The alerts page: where messages go (channels, with their delivery history) and, in the
-// "conditions" section, what is watched (budget conditions; per-view conditions live with each view).
+// The alerts page: where messages go (channels, with their delivery history) and what is watched
+// (each saved view's conditions and the budget's, changed where they live: the view, /spend).
 export default async function AlertsPage() {
-  const channels = await listChannels(await getDb());
+  const db = await getDb();
+  const [channels, views, budget] = await Promise.all([listChannels(db), listWatchedViews(db), getBudgetAlert(db)]);
   return (
     <div className="space-y-6">
       <div>
@@ -20,8 +24,7 @@ export default async function AlertsPage() {
         </p>
       </div>
       <AlertChannels initialChannels={channels} />
-      {/* What is watched: the budget conditions (and a summary of the views' conditions) go here. */}
-      <section id="conditions" aria-label="Alert conditions" className="empty:hidden" />
+      <WatchedConditions views={views} budget={budget} />
     </div>
   );
 }
