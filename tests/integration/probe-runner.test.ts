@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { OpenedDb } from "@/lib/db/engines";
 import { createOpenRouterClient } from "@/lib/openrouter/client";
 import { runPollCycle } from "@/lib/poller/cycle";
-import { uploadPromptSet } from "@/lib/probe/prompt-sets";
+import { listPromptSets, uploadPromptSet } from "@/lib/probe/prompt-sets";
 import { claimRun, processRun, type RunnerOptions } from "@/lib/probe/runner";
 import { listChanges } from "@/lib/history/change-log";
 import { probeSpend } from "@/lib/probe/spend";
@@ -98,6 +98,15 @@ describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
     expect(replica.state.chat.calls).toHaveLength(answers.length);
     expect((await latestVerdicts(opened.db, KIMI)).find((v) => v.tag === "fireworks")?.verdict).toBe("differs");
   }, 600_000); // about 400 requests: minutes on a busy machine
+
+  it("lists the prompt sets a run can use: built-in first, then uploads with their count and version; a bad upload stores nothing", async () => {
+    const refused = await uploadPromptSet(opened.db, "bad", '{"prompt": "ok"}\nnot json');
+    expect(refused).toEqual({ ok: false, errors: [{ line: 2, message: "not valid JSON" }] });
+    const sets = await listPromptSets(opened.db);
+    expect(sets[0]).toMatchObject({ id: "builtin", name: "Built-in", createdAt: null });
+    expect(sets[0].prompts).toBeGreaterThanOrEqual(40);
+    expect(sets.slice(1)).toEqual([{ id: smallSet, name: "small", version: expect.stringMatching(/^[0-9a-f]{12}$/), prompts: 12, createdAt: expect.any(String) }]);
+  });
 
   it("one active run per model: a second is refused while the first is queued; a cap under the estimate is refused", async () => {
     const first = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4"] });
