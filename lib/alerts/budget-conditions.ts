@@ -11,7 +11,8 @@ export interface BudgetAlertState {
   version: 1;
   /** The steps already said, per budget (its amount and start: a new budget starts over). */
   steps: Record<string, number[]>;
-  /** Whether a run-out is projected (said once when it appears, again only after it went away). */
+  /** Whether the budget is projected to run out before the plan is covered (said once when it
+   * becomes so, again only after it stopped being so). */
   runOut: boolean | null;
   /** Whether the pipeline key's limit_remaining is below the amount. */
   keyLow: boolean | null;
@@ -30,6 +31,8 @@ export interface SpendFigures {
   remaining: string | null;
   burn: { usdPerHour: string } | null;
   runOut: { at: string; hoursLeft: string } | { at: "exhausted" } | null;
+  /** The rest of the plan at the rate paid so far (lib/usage/queries.ts planCostToFinish); null before any usage is imported. */
+  plan: { toFinishUsd: string; outputTokensLeft: string } | null;
   demo: boolean;
 }
 
@@ -63,19 +66,22 @@ export function evaluateSpend(previous: BudgetAlertState | null, figures: SpendF
     }
     state.steps[key] = [...said].sort((a, b) => a - b);
   }
-  const projected = figures.runOut !== null;
+  const projected = runsOutBeforePlan(figures);
   if (settings.runOut && !first && projected && state.runOut !== true && figures.runOut) {
     const hoursLeft = "hoursLeft" in figures.runOut ? figures.runOut.hoursLeft : "0";
     const when = figures.runOut.at === "exhausted" ? "is used up" : `runs out at ${figures.runOut.at} (in ${hoursLeft} h)`;
+    const plan = figures.plan ? `: the rest of the plan costs about $${figures.plan.toFinishUsd} at the rate paid so far, and $${figures.remaining ?? "0.00"} is left` : "";
     events.push({
       kind: "budget-run-out",
-      summary: `At the current burn rate the $${amount.toFixed(2)} budget ${when}`,
+      summary: `At the current burn rate the $${amount.toFixed(2)} budget ${when}, before the plan is covered${plan}`,
       data: {
         runOutAt: figures.runOut.at,
         hoursLeft,
         burnUsdPerHour: figures.burn?.usdPerHour ?? null,
         remainingUsd: figures.remaining,
         budgetUsd: amount.toFixed(2),
+        planToFinishUsd: figures.plan?.toFinishUsd ?? null,
+        planOutputTokensLeft: figures.plan?.outputTokensLeft ?? null,
         old: null,
         new: figures.runOut.at,
         ...demo,
@@ -84,6 +90,20 @@ export function evaluateSpend(previous: BudgetAlertState | null, figures: SpendF
   }
   state.runOut = projected;
   return { state, events };
+}
+
+/**
+ * The budget runs out before the plan is covered when a run-out is projected (spending goes on)
+ * and what is left of the budget is less than the rest of the plan costs at the rate paid so far;
+ * a budget used up counts unless the plan is known to be done. Without imported usage there is no
+ * rate paid, so only a used-up budget can be judged.
+ */
+export function runsOutBeforePlan(figures: SpendFigures): boolean {
+  if (figures.runOut === null) return false;
+  const planLeft = figures.plan === null ? null : new Decimal(figures.plan.toFinishUsd);
+  if (figures.runOut.at === "exhausted") return planLeft === null || planLeft.gt(0);
+  if (planLeft === null || figures.remaining === null) return false;
+  return new Decimal(figures.remaining).lt(planLeft);
 }
 
 /** The pipeline key's limit_remaining below the amount: said once when it falls below, again after it rose above. */

@@ -5,12 +5,15 @@ import type { Prisma } from "../db/generated/client";
 import { currentPipelineKey } from "../keys/records";
 import { currentBudget } from "../spend/budget";
 import { spendOverview } from "../spend/queries";
+import { planCostToFinish, usageByDataset } from "../usage/queries";
+import { DEFAULT_PLAN } from "../view-state/budget";
 import { evaluateKeyLimit, evaluateSpend, type BudgetAlertState, type BudgetSettings } from "./budget-conditions";
 import { writeAlertEvent } from "./outbox";
 
 // The global budget conditions (the BudgetAlert row, id 1). Detected in the transaction that
 // stores what they are about: a spend snapshot (lib/spend/snapshot.ts), with the spend page's own
-// overview (spent, burn rate, run-out), and the pipeline key's usage (lib/keys/records.ts).
+// overview (spent, burn rate, run-out) and the plan's cost to finish at the rate paid so far, and
+// the pipeline key's usage (lib/keys/records.ts).
 
 type Tx = Prisma.TransactionClient;
 
@@ -28,7 +31,9 @@ export async function detectSpendAlerts(tx: Tx, observedAt: Date, demo: boolean)
   if (!row) return 0;
   const db = tx as unknown as Db;
   const overview = await spendOverview(db, await currentBudget(db), observedAt);
-  const { state, events } = evaluateSpend((row.state as unknown as BudgetAlertState | null) ?? null, { ...overview, demo }, settingsOf(row));
+  // The plan is the seed's (B3–B8, as /spend shows it without a link's own plan): nothing stores another.
+  const plan = planCostToFinish(await usageByDataset(db, DEFAULT_PLAN));
+  const { state, events } = evaluateSpend((row.state as unknown as BudgetAlertState | null) ?? null, { ...overview, plan, demo }, settingsOf(row));
   await write(tx, events, observedAt);
   await tx.budgetAlert.update({ where: { id: 1 }, data: { state: state as unknown as Prisma.InputJsonValue } });
   return events.length;

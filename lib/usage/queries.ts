@@ -117,6 +117,29 @@ export async function usageByDataset(db: Db, plan: Dataset[]): Promise<DatasetUs
     });
 }
 
+/**
+ * What the rest of the plan costs at the rate actually paid so far: each planned dataset's output
+ * tokens still to generate, at that dataset's own cost per output token (input included, as
+ * `projectedCostUsd`), or at the rate over all usage for a dataset not started. Null until some
+ * usage with output tokens is imported: without a rate paid there is nothing to project from.
+ */
+export function planCostToFinish(usage: DatasetUsage[]): { toFinishUsd: string; outputTokensLeft: string } | null {
+  const totalOut = usage.reduce((s, u) => s.plus(u.outputTokens), new Decimal(0));
+  if (totalOut.lte(0)) return null;
+  const overallRate = usage.reduce((s, u) => s.plus(u.costUsd), new Decimal(0)).div(totalOut);
+  let toFinish = new Decimal(0);
+  let left = new Decimal(0);
+  for (const u of usage) {
+    if (!u.planned) continue;
+    const done = new Decimal(u.outputTokens);
+    const remaining = Decimal.max(0, new Decimal(u.planned.outputTokens).minus(done));
+    const rate = done.gt(0) ? new Decimal(u.costUsd).div(done) : overallRate;
+    toFinish = toFinish.plus(remaining.times(rate));
+    left = left.plus(remaining);
+  }
+  return { toFinishUsd: toFinish.toFixed(2), outputTokensLeft: left.toFixed(0) };
+}
+
 export interface UsageTotals {
   records: number;
   costUsd: string;

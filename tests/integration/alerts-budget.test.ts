@@ -7,6 +7,7 @@ import { createOpenRouterClient } from "@/lib/openrouter/client";
 import { createManagementClient } from "@/lib/openrouter/management";
 import { saveBudget } from "@/lib/spend/budget";
 import { recordSpendSnapshot } from "@/lib/spend/snapshot";
+import { importUsage } from "@/lib/usage/import";
 import { MANAGEMENT_KEY_PREFIX } from "@/replica/keys";
 import { startReplica, type Replica } from "@/replica/server";
 import { engines } from "../helpers/db";
@@ -35,6 +36,10 @@ describe.each(engines)("budget alerts on $name PostgreSQL", (engine) => {
     const t0 = new Date("2026-11-30T08:00:00Z");
     await saveBudget(opened.db, { amountUsd: "2.50", startAt: new Date(t0.getTime() - HOUR) });
     await putBudgetAlert(opened.db, { spendSteps: true, runOut: true });
+    // The rate paid so far: 1M output tokens of B3 for $1.00, so the rest of the seed's plan
+    // (9M of B3, 10M each of B4–B8) costs $59.00, far more than this budget has left.
+    const usage = { id: "alerts-plan-1", provider: "DeepInfra", model: "moonshotai/kimi-k2.5", dataset: "B3", usage: { prompt_tokens: 100_000, completion_tokens: 1_000_000, cost: 1 } };
+    expect((await importUsage(opened.db, "plan.jsonl", JSON.stringify(usage))).accepted).toBe(1);
     // $0.00, 0.75 (30%), 1.50 (60%), 2.25 (90%), 3.00 (120%), 3.75 (150%) spent since the start
     const spent: string[][] = [];
     for (let i = 0; i < 6; i++) {
@@ -46,10 +51,12 @@ describe.each(engines)("budget alerts on $name PostgreSQL", (engine) => {
     expect(fifty.data).toMatchObject({ step: 50, budgetUsd: "2.50", spentUsd: "1.50", remainingUsd: "1.00", percent: "60.0" });
     expect(fifty.summary).toBe("Spend reached 50% of the $2.50 budget: $1.50 spent since 2026-11-30");
     expect(fifty.observedAt).toEqual(new Date(t0.getTime() + 2 * HOUR));
-    // The burn rate needs 30 minutes of snapshots: the run-out is projected from the second one, said once.
+    // The burn rate needs 30 minutes of snapshots: the run-out is projected from the second one,
+    // before the plan is covered, and said once.
     const runOut = await events("budget-run-out");
     expect(runOut).toHaveLength(1);
-    expect(runOut[0].data).toMatchObject({ burnUsdPerHour: "0.7500", remainingUsd: "1.75", hoursLeft: "2.33" });
+    expect(runOut[0].data).toMatchObject({ burnUsdPerHour: "0.7500", remainingUsd: "1.75", hoursLeft: "2.33", planToFinishUsd: "59.00", planOutputTokensLeft: "59000000" });
+    expect(runOut[0].summary).toContain("before the plan is covered: the rest of the plan costs about $59.00 at the rate paid so far, and $1.75 is left");
 
     // A new budget starts the steps over.
     await saveBudget(opened.db, { amountUsd: "100.00", startAt: new Date(t0.getTime() - HOUR) });

@@ -1,3 +1,4 @@
+import Decimal from "decimal.js";
 import { describe, expect, it } from "vitest";
 import { evaluateKeyLimit, evaluateSpend, type BudgetSettings, type SpendFigures } from "@/lib/alerts/budget-conditions";
 import { evaluateView, routingDiff, uptimeRule, type ViewAlertState, type ViewConditions } from "@/lib/alerts/view-conditions";
@@ -106,8 +107,8 @@ describe("view alert conditions", () => {
 
 describe("budget alert conditions", () => {
   const settings: BudgetSettings = { spendSteps: true, runOut: true, keyLimitBelowUsd: "10" };
-  const figures = (spent: string, runOut: SpendFigures["runOut"] = null): SpendFigures => ({
-    budget: { amountUsd: "100.00", startAt: "2026-11-01T00:00:00.000Z" }, spent, remaining: null, burn: null, runOut, demo: false,
+  const figures = (spent: string, runOut: SpendFigures["runOut"] = null, plan: SpendFigures["plan"] = null): SpendFigures => ({
+    budget: { amountUsd: "100.00", startAt: "2026-11-01T00:00:00.000Z" }, spent, remaining: new Decimal(100).minus(spent).toFixed(2), burn: null, runOut, plan, demo: false,
   });
 
   it("each step once, several at once when spend jumps; the first evaluation only records", () => {
@@ -122,15 +123,32 @@ describe("budget alert conditions", () => {
     expect(steps).toEqual([[], [], [80, 100], []]);
   });
 
-  it("the run-out is said when it appears, not again while it stays", () => {
-    let { state } = evaluateSpend(null, figures("1.00"), settings);
+  it("the run-out is said when the budget runs out before the plan is covered, not again while it stays so", () => {
+    const soon = { at: "2026-12-01T00:00:00.000Z", hoursLeft: "3.00" };
+    const costly = { toFinishUsd: "120.00", outputTokensLeft: "50000000" }; // more than the $10 left
+    const cheap = { toFinishUsd: "4.50", outputTokensLeft: "1000000" }; // the $10 left covers it
+    let { state } = evaluateSpend(null, figures("90.00"), settings);
     const said: number[] = [];
-    for (const r of [null, { at: "2026-12-01T00:00:00.000Z", hoursLeft: "3.00" }, { at: "2026-12-01T01:00:00.000Z", hoursLeft: "2.00" }, null, { at: "exhausted" as const }]) {
-      const out = evaluateSpend(state, figures("1.00", r), settings);
+    const steps: Array<[SpendFigures["runOut"], SpendFigures["plan"]]> = [
+      [null, costly], // no burn: nothing runs out
+      [soon, null], // a run-out, but no rate paid yet (no usage imported): not judged
+      [soon, cheap], // runs out, but after the plan is covered
+      [soon, costly], // before the plan is covered: said
+      [{ at: "2026-12-01T01:00:00.000Z", hoursLeft: "2.00" }, costly], // still so: not again
+      [soon, cheap], // no longer so
+      [{ at: "exhausted" }, null], // used up with the plan unknown: said
+    ];
+    for (const [runOut, plan] of steps) {
+      const out = evaluateSpend(state, figures("90.00", runOut, plan), settings);
       said.push(out.events.length);
       state = out.state;
     }
-    expect(said).toEqual([0, 1, 0, 0, 1]);
+    expect(said).toEqual([0, 0, 0, 1, 0, 0, 1]);
+    const { events } = evaluateSpend({ ...state, runOut: false }, figures("90.00", soon, costly), settings);
+    expect(events[0].summary).toBe(
+      "At the current burn rate the $100.00 budget runs out at 2026-12-01T00:00:00.000Z (in 3.00 h), before the plan is covered: the rest of the plan costs about $120.00 at the rate paid so far, and $10.00 is left",
+    );
+    expect(events[0].data).toMatchObject({ planToFinishUsd: "120.00", planOutputTokensLeft: "50000000", remainingUsd: "10.00" });
   });
 
   it("the key's limit_remaining below the amount: once, again only after it rose above", () => {
