@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { openDatabase } from "../lib/db/engines";
 import { generateDemoHistory, hasDemoModelPolls } from "../replica/demo-history";
+import { hasDemoProbe, runDemoProbe } from "../replica/demo-probe";
 import { demoPatches } from "../replica/demo-scenario";
 import { startReplica } from "../replica/server";
 
@@ -12,13 +13,15 @@ import { startReplica } from "../replica/server";
 // On a new demo database, 30 days of history are generated first (replica/demo-history.ts: a
 // price cut, a quantization switch, an outage and a new endpoint), and the replica then serves
 // the state the history ends in and drifts a little on every poll (replica/drift.ts), so that
-// "Poll now" brings changes.
+// "Poll now" brings changes. A fidelity probe of the demo model is then run by the real runner
+// against the replica (replica/demo-probe.ts), so the page shows a finished probe, labelled demo.
 const replicaPort = Number(process.env.REPLICA_PORT ?? 4010);
 const port = process.env.PORT ?? "3000";
 const dbDir = process.env.EMBEDDED_DB_DIR ?? "./data/demo";
 
 const started = Date.now();
 const opened = await openDatabase({ embeddedDir: dbDir });
+const replica = await startReplica(replicaPort, "127.0.0.1", { patches: demoPatches(), drift: { seed: 1 } });
 try {
   if (await hasDemoModelPolls(opened.db)) {
     console.log(`[demo] ${dbDir} already holds the demo's history; delete the folder to generate it again`);
@@ -30,11 +33,15 @@ try {
         `${result.hourlyRows} hourly rows, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
   }
+  if (!(await hasDemoProbe(opened.db))) {
+    const probeStarted = Date.now();
+    console.log("[demo] running a fidelity probe of the demo model against the replica (demo data)…");
+    const probe = await runDemoProbe(opened.db, replica.baseUrl);
+    console.log(`[demo] probe ${probe.runId} ${probe.outcome}: ${probe.requests} requests in ${((Date.now() - probeStarted) / 1000).toFixed(1)} s`);
+  }
 } finally {
   await opened.close(); // the embedded database belongs to one process: the server opens it next
 }
-
-const replica = await startReplica(replicaPort, "127.0.0.1", { patches: demoPatches(), drift: { seed: 1 } });
 console.log(`[demo] OpenRouter replica at ${replica.baseUrl} (drifting a little on every poll)`);
 
 const env = {

@@ -5,8 +5,11 @@ import { useMemo, useState } from "react";
 import type { Estimate, ResultView, RunView } from "@/lib/probe/runs";
 import type { ProviderRow } from "@/lib/queries/providers";
 import { formatUtc } from "@/lib/format";
+import { authorEndpoint } from "@/lib/rules/author-endpoint";
 import { apiFetch, modelApiPath } from "../ui/api-fetch";
 import { ProbeMethodNote } from "./method-note";
+import { ProbeSchedule } from "./probe-schedule";
+import { PromptSetPicker, type PromptChoice } from "./prompt-set-picker";
 import { VerdictBadge } from "./verdict-badge";
 
 // The model page's "Fidelity" section: choose a reference and the endpoints to probe, see the
@@ -23,9 +26,9 @@ export interface FidelitySectionProps {
 
 const ACTIVE = new Set(["queued", "running"]);
 
+/** The probe's default reference: the model author's own endpoint (lib/rules/author-endpoint.ts). */
 function defaultReferenceOf(modelId: string, endpoints: Props["endpoints"]): string {
-  const author = modelId.split("/")[0].toLowerCase();
-  return endpoints.find((e) => e.tag.split("/")[0].toLowerCase() === author)?.tag ?? "";
+  return authorEndpoint(modelId, endpoints)?.tag ?? "";
 }
 
 export function FidelitySection({ modelId, endpoints }: Props) {
@@ -33,13 +36,14 @@ export function FidelitySection({ modelId, endpoints }: Props) {
   const [reference, setReference] = useState(() => defaultReferenceOf(modelId, endpoints));
   const [chosen, setChosen] = useState<Set<string>>(() => new Set(endpoints.filter((e) => e.status === 0).map((e) => e.tag)));
   const [cap, setCap] = useState("2.00");
+  const [prompts, setPrompts] = useState<PromptChoice>("builtin");
   const probed = useMemo(() => endpoints.map((e) => e.tag).filter((t) => chosen.has(t) && t !== reference), [endpoints, chosen, reference]);
   const basePath = `${modelApiPath(modelId)}/probes`;
 
   const estimate = useQuery({
-    queryKey: ["probe-estimate", modelId, reference, probed],
+    queryKey: ["probe-estimate", modelId, reference, probed, prompts],
     enabled: Boolean(reference) && probed.length > 0,
-    queryFn: () => apiFetch<Estimate>(`${basePath}/estimate`, { method: "POST", body: JSON.stringify({ reference, endpoints: probed }) }),
+    queryFn: () => apiFetch<Estimate>(`${basePath}/estimate`, { method: "POST", body: JSON.stringify({ reference, endpoints: probed, prompts }) }),
     staleTime: 60_000,
   });
 
@@ -63,7 +67,7 @@ export function FidelitySection({ modelId, endpoints }: Props) {
     mutationFn: () =>
       apiFetch<{ id: number; status: string; estimateUsd: string }>(basePath, {
         method: "POST",
-        body: JSON.stringify({ reference, endpoints: probed, maxCostUsd: cap.trim() }),
+        body: JSON.stringify({ reference, endpoints: probed, prompts, maxCostUsd: cap.trim() }),
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["probe-latest", modelId] }),
   });
@@ -92,7 +96,7 @@ export function FidelitySection({ modelId, endpoints }: Props) {
 
       <form
         aria-label="Probe settings"
-        className="grid gap-4 md:grid-cols-[16rem_1fr]"
+        className="grid gap-4 md:grid-cols-[20rem_1fr]"
         onSubmit={(event) => {
           event.preventDefault();
           start.mutate();
@@ -111,6 +115,7 @@ export function FidelitySection({ modelId, endpoints }: Props) {
             </select>
           </label>
           {!defaultReferenceOf(modelId, endpoints) && <p className="text-xs text-amber-800">The model&apos;s author has no endpoint of its own: pick the reference.</p>}
+          <PromptSetPicker value={prompts} onChange={setPrompts} />
           <label className="block text-sm">
             <span className="font-medium text-slate-700">Cost cap (USD)</span>
             <input value={cap} onChange={(e) => setCap(e.target.value)} inputMode="decimal" className="mt-1 block w-32 rounded-md border border-slate-300 px-2 py-1" />
@@ -154,6 +159,7 @@ export function FidelitySection({ modelId, endpoints }: Props) {
 
       {current && <RunPanel run={current} onCancel={() => cancel.mutate(current.id)} cancelling={cancel.isPending || (active && current.status === "running" && cancel.isSuccess)} />}
       {latest.data === null && <p className="text-sm text-slate-500">No probe of this model yet.</p>}
+      <ProbeSchedule basePath={basePath} />
       <ProbeMethodNote />
     </section>
   );
@@ -170,9 +176,10 @@ function RunPanel({ run, onCancel, cancelling }: { run: RunWithResults; onCancel
           <p>
             <span className="font-medium">Probe {run.id}</span>
             {run.demo && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900">demo data</span>}
+            {run.scheduledBy && <span className="ml-2 rounded bg-sky-50 px-1.5 py-0.5 text-xs text-sky-900" data-testid="probe-scheduled">scheduled: {run.scheduledBy}</span>}
             <span className="ml-2" data-testid="probe-status">{run.status}</span>
             {" · "}reference <span className="font-mono">{run.reference}</span>
-            {" · "}{run.promptCount} prompts ({run.promptSet === "builtin" ? "built-in" : "uploaded"}, version {run.promptSetVersion})
+            {" · "}<span data-testid="probe-prompts">{run.promptCount} prompts ({run.promptSet === "builtin" ? "built-in" : "uploaded"}, version {run.promptSetVersion})</span>
           </p>
           <p className="text-slate-600">
             <span data-testid="probe-progress">{run.progress.done} of {run.progress.total} requests</span>

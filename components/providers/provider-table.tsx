@@ -72,7 +72,7 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
             <div className="flex min-w-36 flex-col items-start gap-1 whitespace-normal">
               <span className={v.included ? "font-medium text-emerald-700" : "text-slate-600"}>{v.label}</span>
               {v.unverified && <span className="text-[11px] text-amber-700">quantization unverified</span>}
-              {row.original.probe && <VerdictBadge verdict={row.original.probe.verdict} title={`Probe of ${row.original.probe.finishedAt.slice(0, 10)}: ${row.original.probe.reason}`} />}
+              {row.original.probe && <VerdictBadge verdict={row.original.probe.verdict} title={`${row.original.probe.demo ? "Demo probe (demo data)" : "Probe"} of ${row.original.probe.finishedAt.slice(0, 10)}: ${row.original.probe.reason}`} />}
               <button
                 type="button"
                 data-row-toggle={row.original.tag}

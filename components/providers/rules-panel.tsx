@@ -82,11 +82,12 @@ export function RulesPanel({ state, onChange, authorExcluded = [] }: Props) {
           </label>
           {authorExcluded.map((a) => (
             <p key={a.tag} role="note" aria-label="Author’s own endpoint" className="mt-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
-              {a.includedByHand ? "Your quantization rules would exclude " : "Your quantization rules exclude "}
-              <strong>{a.provider}</strong>, the model author’s own endpoint (<code>{a.tag}</code>, {a.quantization})
+              {a.includedByHand ? "This would exclude " : "This excludes "}
+              <strong>{a.provider}</strong> (<code>{a.tag}</code>, {a.quantization}), the model author’s own endpoint
+              {a.isProbeReference ? " and the fidelity probe’s reference" : ""}
               {a.includedByHand ? ", which you included by hand. " : ". "}
               Some models are released quantized: {a.quantization} may be how the author released this model, not a
-              cheaper copy of it.
+              cheaper copy of it{a.isProbeReference ? "; the probe measures the other endpoints against it" : ""}.
             </p>
           ))}
         </fieldset>

@@ -2,6 +2,7 @@ import type { Db } from "../db/engines";
 import type { OpenRouterClient } from "../openrouter/client";
 import { activityStep } from "../activity/step";
 import { rollupStep } from "../history/rollup-step";
+import { probeScheduleStep } from "../probe/schedule-step";
 import { spendSnapshotStep } from "../spend/snapshot";
 
 // Work that runs once per poll cycle after the models are polled (spend snapshots, roll-ups of
@@ -12,7 +13,7 @@ export interface AfterCycleStep {
   run(db: Db, client: OpenRouterClient, cycleId: number): Promise<void>;
 }
 
-export const afterCycleSteps: AfterCycleStep[] = [spendSnapshotStep, activityStep, rollupStep];
+export const afterCycleSteps: AfterCycleStep[] = [spendSnapshotStep, activityStep, rollupStep, probeScheduleStep];
 
 export async function runAfterCycleSteps(db: Db, client: OpenRouterClient, cycleId: number): Promise<void> {
   for (const step of afterCycleSteps) {

@@ -31,3 +31,23 @@ export async function uploadPromptSet(db: Db, name: string, jsonl: string): Prom
   const row = await db.probePromptSet.create({ data: { name, version, prompts: prompts as unknown as object } });
   return { ok: true, id: row.id, name, version, prompts: prompts.length, errors };
 }
+
+export interface PromptSetSummary {
+  /** "builtin" or the uploaded set's id. */
+  id: "builtin" | number;
+  name: string;
+  version: string;
+  prompts: number;
+  createdAt: string | null;
+}
+
+/** The sets a run can use: the built-in one, then the uploads, newest first (counted in SQL, not loaded). */
+export async function listPromptSets(db: Db, limit = 50): Promise<PromptSetSummary[]> {
+  const rows = await db.$queryRaw<Array<{ id: number; name: string; version: string; prompts: number; createdAt: Date }>>`
+    SELECT id, name, version, jsonb_array_length(prompts)::int AS prompts, "createdAt"
+    FROM "ProbePromptSet" ORDER BY id DESC LIMIT ${limit}`;
+  return [
+    { id: "builtin", name: "Built-in", version: BUILTIN_VERSION, prompts: BUILTIN_PROMPTS.length, createdAt: null },
+    ...rows.map((r) => ({ id: r.id, name: r.name, version: r.version, prompts: Number(r.prompts), createdAt: r.createdAt.toISOString() })),
+  ];
+}

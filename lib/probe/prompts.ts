@@ -108,15 +108,33 @@ export const BUILTIN_VERSION = promptSetVersion(BUILTIN_PROMPTS);
 
 // ---- The team's own prompts, uploaded as JSONL: one {"messages": [...]} (or {"prompt": "..."}) per line.
 
-const lineSchema = z.union([
-  z.object({
-    messages: z
-      .array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string().min(1).max(200_000) }))
-      .min(1)
-      .max(50),
-  }),
-  z.object({ prompt: z.string().min(1).max(200_000) }),
-]);
+const messagesSchema = z
+  .array(
+    z.object({
+      role: z.enum(["system", "user", "assistant"], { error: "must be system, user or assistant" }),
+      content: z.string({ error: "must be a string" }).min(1, "must not be empty").max(200_000, "is over 200000 characters"),
+    }),
+    { error: "must be a list of {\"role\", \"content\"}" },
+  )
+  .min(1, "must hold at least one message")
+  .max(50, "holds more than 50 messages");
+const promptSchema = z.string({ error: "must be a string" }).min(1, "must not be empty").max(200_000, "is over 200000 characters");
+
+/** Why a parsed line is not a prompt, naming the field ("messages[1].role: must be …"), or null when it is one. */
+function lineProblem(json: unknown): { problem: string } | { prompt: ProbePrompt } {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return { problem: 'expected a JSON object with "messages" or "prompt"' };
+  const record = json as Record<string, unknown>;
+  const field = "messages" in record ? "messages" : "prompt" in record ? "prompt" : null;
+  if (!field) return { problem: 'needs "messages" (a list of {"role", "content"}) or "prompt" (a string)' };
+  const parsed = field === "messages" ? messagesSchema.safeParse(record.messages) : promptSchema.safeParse(record.prompt);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
+    return { problem: `${field}${path}: ${issue.message}` };
+  }
+  const messages = typeof parsed.data === "string" ? [user(parsed.data)] : (parsed.data as ChatMessage[]);
+  return { prompt: { category: "uploaded", messages } };
+}
 
 export interface ParsedPrompts {
   prompts: ProbePrompt[];
@@ -138,12 +156,9 @@ export function parsePromptsJsonl(text: string): ParsedPrompts {
       errors.push({ line: i + 1, message: "not valid JSON" });
       return;
     }
-    const parsed = lineSchema.safeParse(json);
-    if (!parsed.success) {
-      errors.push({ line: i + 1, message: 'expected {"messages": [{"role", "content"}, ...]} or {"prompt": "..."}' });
-      return;
-    }
-    prompts.push({ category: "uploaded", messages: "prompt" in parsed.data ? [user(parsed.data.prompt)] : parsed.data.messages });
+    const outcome = lineProblem(json);
+    if ("problem" in outcome) errors.push({ line: i + 1, message: outcome.problem });
+    else prompts.push(outcome.prompt);
   });
   if (prompts.length > MAX_UPLOADED_PROMPTS) errors.push({ line: 0, message: `at most ${MAX_UPLOADED_PROMPTS} prompts` });
   return { prompts, errors };

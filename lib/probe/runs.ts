@@ -2,6 +2,7 @@ import Decimal from "decimal.js";
 import { z } from "zod";
 import type { Db } from "../db/engines";
 import { latestProviders, type ProviderRow } from "../queries/providers";
+import { authorEndpoint } from "../rules/author-endpoint";
 import { DEFAULT_PLAN_SETTINGS, planProbe, requestSeed, type PlanEndpoint } from "./plan";
 import { resolvePromptSet } from "./prompt-sets";
 
@@ -22,12 +23,6 @@ export type ProbeInput = z.infer<typeof probeInputSchema>;
 export const DEFAULT_MAX_COST_USD = "2.00";
 export const PROBE_ALPHA = 0.01;
 export const ACTIVE_STATUSES = ["queued", "running"] as const;
-
-/** The model author's own endpoint: the provider whose slug is the model id's author. */
-export function defaultReference(modelId: string, endpoints: Pick<ProviderRow, "tag">[]): string | null {
-  const author = modelId.split("/")[0].toLowerCase();
-  return endpoints.find((e) => e.tag.split("/")[0].toLowerCase() === author)?.tag ?? null;
-}
 
 export function supportsLogprobs(e: Pick<ProviderRow, "supportedParameters">): boolean {
   return e.supportedParameters.includes("logprobs") && e.supportedParameters.includes("top_logprobs");
@@ -60,7 +55,7 @@ async function choose(db: Db, modelId: string, input: Pick<ProbeInput, "referenc
   if (!snapshot) return { ok: false, kind: "not-found", message: `Model ${modelId} is not watched` };
   if (snapshot.endpoints.length === 0) return { ok: false, kind: "bad", message: "The model has no endpoints yet: poll it first" };
   const byTag = new Map(snapshot.endpoints.map((e) => [e.tag, e]));
-  const referenceTag = input.reference ?? defaultReference(modelId, snapshot.endpoints);
+  const referenceTag = input.reference ?? authorEndpoint(modelId, snapshot.endpoints)?.tag ?? null;
   if (!referenceTag) return { ok: false, kind: "bad", message: `reference: the model's author has no endpoint of its own; pick one of ${[...byTag.keys()].join(", ")}` };
   const referenceRow = byTag.get(referenceTag);
   if (!referenceRow) return { ok: false, kind: "bad", message: `reference: ${referenceTag} is not an endpoint of ${modelId}` };
@@ -96,7 +91,8 @@ export async function estimateProbe(db: Db, modelId: string, input: Pick<ProbeIn
   };
 }
 
-export async function createProbeRun(db: Db, modelId: string, input: ProbeInput): Promise<CreateOutcome> {
+/** `scheduledBy`: why the scheduled re-probe queued the run (lib/probe/schedule.ts); absent for a run started by hand. */
+export async function createProbeRun(db: Db, modelId: string, input: ProbeInput, options: { scheduledBy?: string } = {}): Promise<CreateOutcome> {
   const chosen = await choose(db, modelId, input);
   if (!chosen.ok) return { kind: chosen.kind, message: chosen.message };
   const prompts = await resolvePromptSet(db, input.prompts ?? "builtin");
@@ -125,6 +121,7 @@ export async function createProbeRun(db: Db, modelId: string, input: ProbeInput)
           maxCostUsd: cap.toString(),
           estimateUsd: plan.estimateUsd.toString(),
           demo: chosen.demo ?? false,
+          scheduledBy: options.scheduledBy ?? null,
         },
       });
       await tx.probeActiveRun.create({ data: { modelId, runId: run.id } });
@@ -181,6 +178,8 @@ export interface RunView {
   promptCount: number;
   alpha: number;
   demo: boolean;
+  /** Why the scheduled re-probe queued it; null when started by hand. */
+  scheduledBy: string | null;
   endpoints: EndpointProgress[];
 }
 
@@ -237,6 +236,7 @@ export async function getRunView(db: Db, runId: number): Promise<RunView | null>
     promptCount: run.promptCount,
     alpha: run.alpha,
     demo: run.demo,
+    scheduledBy: run.scheduledBy,
     endpoints,
   };
 }
@@ -293,6 +293,8 @@ export interface LatestVerdict {
   noiseFloor: number | null;
   pValue: number | null;
   method: string | null;
+  /** The run's answers came from the local replica (demo data); always set by latestVerdicts. */
+  demo?: boolean;
 }
 
 export async function latestVerdicts(db: Db, modelId: string): Promise<LatestVerdict[]> {
@@ -309,5 +311,6 @@ export async function latestVerdicts(db: Db, modelId: string): Promise<LatestVer
     noiseFloor: r.noiseFloor,
     pValue: r.pValue,
     method: r.method,
+    demo: run.demo,
   }));
 }

@@ -50,11 +50,14 @@ export interface AuthorEndpointExcluded {
   quantization: string;
   /** Still included because someone included it by hand over the rule. */
   includedByHand: boolean;
+  /** The fidelity probe's default reference (authorEndpoint): excluding it excludes what the probe measures against. */
+  isProbeReference: boolean;
 }
 
 /**
  * The author's endpoints that the quantization rules exclude (or would, but for a manual
- * include): what the rules panel warns about next to the quantization rules.
+ * include): what the rules panel warns about next to the quantization rules, naming the one the
+ * fidelity probe uses as its reference.
  */
 export function authorEndpointsExcludedByQuantization(
   modelId: string,
@@ -63,11 +66,12 @@ export function authorEndpointsExcludedByQuantization(
 ): AuthorEndpointExcluded[] {
   const byTag = new Map(verdicts.map((v) => [v.tag, v]));
   const isQuantization = (kind: string) => kind === "quantization" || kind === "unknown";
+  const reference = authorEndpoint(modelId, endpoints)?.tag;
   return authorEndpoints(modelId, endpoints).flatMap((e) => {
     const v = byTag.get(e.tag);
     if (!v) return [];
     const excluded = v.reasons.some((r) => isQuantization(r.kind));
     const overridden = v.overridden.some((r) => isQuantization(r.kind));
-    return excluded || overridden ? [{ tag: e.tag, provider: e.provider, quantization: v.quantization, includedByHand: overridden }] : [];
+    return excluded || overridden ? [{ tag: e.tag, provider: e.provider, quantization: v.quantization, includedByHand: overridden, isProbeReference: e.tag === reference }] : [];
   });
 }

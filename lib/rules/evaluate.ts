@@ -66,6 +66,8 @@ export interface ProbeFact {
   reason: string;
   /** When the probe finished (ISO). */
   finishedAt: string;
+  /** The probe's answers came from the local replica (demo data). */
+  demo?: boolean;
 }
 
 export type ReasonKind = "manual" | "quantization" | "unknown" | "uptime" | "status" | "input-price" | "output-price" | "probe";

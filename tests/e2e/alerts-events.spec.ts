@@ -82,6 +82,12 @@ test.describe("alerts: events", () => {
     await expect(page.getByTestId("unread-summary")).toHaveText("Everything is read.");
     await expect(page.getByTestId("unread-count")).toHaveCount(0);
 
+    // The alerts page lists what is watched: this view, on, with its conditions.
+    await page.goto("/alerts");
+    const watched = page.getByRole("list", { name: "Saved views and their alerts" }).getByRole("listitem").filter({ hasText: "Alerts walk-through" });
+    await expect(watched).toContainText("On: included set, routing export, endpoint changes, uptime, probe verdicts");
+    await screenshot(page, "alerts-watched");
+
     const off = await request.put(`/api/views/${slug}/alerts`, { data: { enabled: false } });
     expect(off.status()).toBe(200);
     const bad = await request.put(`/api/views/${slug}/alerts`, { data: { uptimeThreshold: 140 } });

@@ -14,7 +14,7 @@ test.describe("fidelity probe", () => {
   });
 
   test("bad input to every probe route answers a clear error naming the field", async ({ request }) => {
-    const cases: Array<{ method: "GET" | "POST"; url: string; body?: unknown; status: number; message: RegExp }> = [
+    const cases: Array<{ method: "GET" | "POST" | "PUT"; url: string; body?: unknown; status: number; message: RegExp }> = [
       { method: "POST", url: API, body: {}, status: 400, message: /^maxCostUsd: / },
       { method: "POST", url: API, body: { maxCostUsd: "two" }, status: 400, message: /^maxCostUsd: must be a decimal string/ },
       { method: "POST", url: API, body: { maxCostUsd: "0" }, status: 400, message: /^maxCostUsd: must be more than 0/ },
@@ -33,6 +33,10 @@ test.describe("fidelity probe", () => {
       { method: "POST", url: "/api/probes/abc/cancel", status: 400, message: /^id: / },
       { method: "POST", url: "/api/probes/999999/cancel", status: 404, message: /No probe 999999/ },
       { method: "POST", url: "/api/probes/prompt-sets", body: "not json\n{\"prompt\": 5}", status: 400, message: /bad lines/ },
+      { method: "PUT", url: `${API}/schedule`, body: { monthlyCapUsd: "5.00" }, status: 400, message: /^enabled: must be true or false/ },
+      { method: "PUT", url: `${API}/schedule`, body: { enabled: true, monthlyCapUsd: "lots" }, status: 400, message: /^monthlyCapUsd: must be a decimal string/ },
+      { method: "PUT", url: "/api/models/nobody/nothing/probes/schedule", body: { enabled: true, monthlyCapUsd: "5" }, status: 404, message: /not watched/ },
+      { method: "GET", url: "/api/models/nobody/nothing/probes/schedule", status: 404, message: /not watched/ },
     ];
     for (const c of cases) {
       const what = `${c.method} ${c.url} ${typeof c.body === "string" ? c.body : JSON.stringify(c.body ?? "")}`;
@@ -132,5 +136,90 @@ test.describe("fidelity probe", () => {
     await second.getByRole("button", { name: "Cancel probe" }).click();
     await expect(second.getByTestId("probe-status")).toHaveText("cancelled", { timeout: 60_000 });
     await screenshot(page, "probe-cancelled");
+  });
+
+  test("the team's prompts: a bad JSONL file is refused line by line and stores nothing; a good one is picked and the run uses it", async ({ page, request }) => {
+    test.setTimeout(240_000);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const setsBefore = (await (await request.get("/api/probes/prompt-sets")).json()).sets;
+    expect(setsBefore[0]).toMatchObject({ id: "builtin", name: "Built-in", prompts: 41 });
+    await page.goto(`/models/${KIMI}#fidelity`);
+    const section = page.getByRole("region", { name: "Fidelity" });
+    const picker = section.getByLabel("Prompt set");
+    await expect(picker).toHaveValue("builtin");
+    await expect(picker.locator("option:checked")).toHaveText(new RegExp(`^Built-in: 41 prompts, version ${setsBefore[0].version}$`));
+    for (const tag of ["siliconflow/int4", "atlas-cloud/int4", "parasail/int4", "deepinfra", "venice", "fireworks", "together", "novita"]) {
+      await section.getByRole("checkbox", { name: tag }).uncheck();
+    }
+    await expect(section.getByText(/^Estimated cost: \$0\.\d+ \(\d+ requests over 41 prompts/)).toBeVisible();
+
+    const upload = section.getByLabel("Upload your prompts (JSONL)");
+    const bad = ['{"prompt": "fine"}', "not json", '{"messages": [{"role": "robot", "content": "hi"}]}', '{"text": "where is the prompt?"}'].join("\n");
+    await upload.setInputFiles({ name: "bad-prompts.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(bad) });
+    const refused = section.getByRole("alert", { name: "Prompt upload" });
+    await expect(refused).toContainText("Nothing was stored");
+    await expect(refused).toContainText("Line 2: not valid JSON");
+    await expect(refused).toContainText("Line 3: messages[0].role: must be system, user or assistant");
+    await expect(refused).toContainText('Line 4: needs "messages"');
+    await screenshot(page, "probe-prompts-refused");
+    expect((await (await request.get("/api/probes/prompt-sets")).json()).sets).toEqual(setsBefore);
+    await expect(picker).toHaveValue("builtin");
+
+    const good = Array.from({ length: 10 }, (_, i) => JSON.stringify(i % 2 ? { prompt: `Team prompt ${i}: write one line about rivers.` } : { messages: [{ role: "system", content: "Be brief." }, { role: "user", content: `Team prompt ${i}: name a colour.` }] }));
+    await upload.setInputFiles({ name: "team-prompts.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(good.join("\n")) });
+    const stored = section.getByRole("status", { name: "Prompt upload" });
+    await expect(stored).toContainText(/Stored “team-prompts”: 10 prompts, version [0-9a-f]{12}/);
+    const sets = (await (await request.get("/api/probes/prompt-sets")).json()).sets;
+    expect(sets).toHaveLength(setsBefore.length + 1);
+    const mine = sets[1];
+    expect(mine).toMatchObject({ name: "team-prompts", prompts: 10 });
+    await expect(picker).toHaveValue(String(mine.id));
+    await expect(picker.locator("option:checked")).toHaveText(`team-prompts (uploaded): 10 prompts, version ${mine.version}`);
+    await expect(section.getByTestId("prompt-set-chosen")).toHaveText(new RegExp(`^10 prompts · version ${mine.version} · uploaded \\d{4}-`));
+    // The estimate follows the chosen set: chutes/int4 against the reference, 3 logprobs requests a prompt.
+    await expect(section.getByText("(30 requests over 10 prompts, reference calls included)", { exact: false })).toBeVisible();
+    await screenshot(page, "probe-prompts-picked");
+
+    await section.getByRole("button", { name: "Run probe" }).click();
+    const run = section.getByRole("region", { name: /^Probe \d+$/ });
+    await expect(run.getByTestId("probe-prompts")).toHaveText(`10 prompts (uploaded, version ${mine.version})`, { timeout: 60_000 });
+    await expect(run.getByTestId("probe-status")).toHaveText("done", { timeout: 180_000 });
+    await expect(run.getByTestId("probe-progress")).toHaveText("30 of 30 requests");
+    const listed = (await (await request.get(`${API}?limit=1`)).json()).runs[0];
+    expect(listed).toMatchObject({ promptSet: `upload:${mine.id}`, promptSetVersion: mine.version, promptCount: 10, status: "done" });
+  });
+
+  test("the scheduled re-probe: off by default, turned on with a monthly cap, a bad cap refused, turned off again", async ({ page, request }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(await (await request.get(`${API}/schedule`)).json()).toMatchObject({ enabled: false, monthlyCapUsd: "5.00", skipped: null });
+    await page.goto(`/models/${KIMI}#fidelity`);
+    const form = page.getByRole("form", { name: "Scheduled re-probe" });
+    const toggle = form.getByRole("checkbox", { name: "Re-probe weekly and when an endpoint appears or changes its quantization or tag" });
+    const cap = form.getByLabel("Monthly cap (USD)");
+    const state = form.getByTestId("schedule-state");
+    await expect(state).toHaveText(/^Off · scheduled runs this month: \$0\.00 of the \$5\.00 cap$/);
+    await expect(toggle).not.toBeChecked();
+
+    await toggle.check();
+    await cap.fill("two dollars");
+    await form.getByRole("button", { name: "Save schedule" }).click();
+    await expect(form.getByRole("alert")).toHaveText(/^monthlyCapUsd: must be a decimal string of dollars/);
+    expect((await (await request.get(`${API}/schedule`)).json()).enabled).toBe(false); // nothing stored
+
+    await cap.fill("3.50");
+    await form.getByRole("button", { name: "Save schedule" }).click();
+    await expect(state).toHaveText(/^On · scheduled runs this month: \$0\.00 of the \$3\.50 cap/);
+    await form.scrollIntoViewIfNeeded();
+    await screenshot(page, "probe-schedule-on");
+    await page.reload();
+    await expect(toggle).toBeChecked();
+    await expect(cap).toHaveValue("3.50");
+    expect(await (await request.get(`${API}/schedule`)).json()).toMatchObject({ enabled: true, monthlyCapUsd: "3.50" });
+
+    // Off again, so the polls of the specs after this one queue nothing.
+    await toggle.uncheck();
+    await form.getByRole("button", { name: "Save schedule" }).click();
+    await expect(state).toHaveText(/^Off · /);
+    expect(await (await request.get(`${API}/schedule`)).json()).toMatchObject({ enabled: false, monthlyCapUsd: "3.50" });
   });
 });

@@ -86,14 +86,15 @@ test.describe("rules: honest defaults", () => {
     const note = rules.getByRole("note", { name: "Author’s own endpoint" });
     await expect(note).toHaveCount(0);
     await rules.getByRole("button", { name: "Exclude 4-bit" }).click();
-    await expect(note).toContainText("Your quantization rules exclude Moonshot AI, the model author’s own endpoint (moonshotai/int4, int4)");
+    await expect(note).toContainText("This excludes Moonshot AI (moonshotai/int4, int4), the model author’s own endpoint and the fidelity probe’s reference.");
+    await expect(note).toContainText("the probe measures the other endpoints against it");
     await expect(note).toContainText("Some models are released quantized");
     await rules.screenshot({ path: "tests/e2e/.output/rules-author-endpoint.png" });
 
     // Included by hand over the rule: the note stays, and says so.
     const moonshot = page.getByRole("table", { name: "Providers" }).getByRole("row", { name: /^Moonshot AI/ });
     await moonshot.getByRole("button", { name: "Include Moonshot AI" }).click();
-    await expect(note).toContainText("would exclude Moonshot AI");
+    await expect(note).toContainText("This would exclude Moonshot AI (moonshotai/int4, int4)");
     await expect(note).toContainText("which you included by hand");
 
     // A rule that does not touch int4 says nothing.

@@ -4,7 +4,10 @@ import { listChanges } from "@/lib/history/change-log";
 import { modelSeries } from "@/lib/history/series";
 import { createOpenRouterClient } from "@/lib/openrouter/client";
 import { runPollCycle } from "@/lib/poller/cycle";
+import { getRunResults, getRunView, latestVerdicts } from "@/lib/probe/runs";
+import { probeSpend } from "@/lib/probe/spend";
 import { DEMO_HISTORY_TRIGGER, generateDemoHistory, hasDemoModelPolls } from "@/replica/demo-history";
+import { hasDemoProbe, runDemoProbe } from "@/replica/demo-probe";
 import { demoPatches } from "@/replica/demo-scenario";
 import { startReplica, type Replica } from "@/replica/server";
 import { engines } from "../helpers/db";
@@ -12,7 +15,8 @@ import { engines } from "../helpers/db";
 // The demo's generated month, on both engines: written through the poller's storage path, it
 // must leave the four scripted events in the change log and 30 days of series, all marked demo;
 // and the demo's replica (the history's final state, drifting) must continue it: its first poll
-// records the drift's price move and undoes nothing of the history.
+// records the drift's price move and undoes nothing of the history. The demo's probe is run by
+// the real runner against that replica and is labelled demo.
 
 const KIMI = "moonshotai/kimi-k2.5";
 const END = new Date("2026-06-30T12:00:00Z");
@@ -85,8 +89,37 @@ describe.each(engines)("demo history on $name PostgreSQL", (engine) => {
     expect(day?.endpoints.find((e) => e.tag === "chutes/int4")?.points.filter((p) => p.polls > 0).length).toBeGreaterThanOrEqual(287);
   });
 
-  it("the demo's drifting replica continues the history: a poll records the drift's price move and nothing else", async () => {
+  it("the demo's probe: the real runner against the demo's replica finishes with every verdict, all labelled demo", async () => {
     replica = await startReplica(0, "127.0.0.1", { patches: demoPatches(), drift: { seed: 1 } });
+    expect(await hasDemoProbe(opened.db)).toBe(false);
+    const probe = await runDemoProbe(opened.db, replica.baseUrl);
+    expect(probe.outcome).toBe("done");
+    expect(await hasDemoProbe(opened.db)).toBe(true);
+    const run = await getRunView(opened.db, probe.runId);
+    expect(run).toMatchObject({ status: "done", demo: true, reference: "moonshotai/int4", promptSet: "builtin", progress: { done: probe.requests, total: probe.requests } });
+    expect(Number(run?.costUsd)).toBeGreaterThan(0);
+    const verdicts = Object.fromEntries((await getRunResults(opened.db, probe.runId)).map((r) => [r.tag, r.verdict]));
+    // The replica's scripted endpoints (replica/chat.ts), with the demo's Nebius and healthy Novita;
+    // BaseTen (status -5) is not probed by default.
+    expect(verdicts).toMatchObject({
+      "moonshotai/int4": "reference",
+      "chutes/int4": "matches",
+      "siliconflow/int4": "matches",
+      "nebius/fp8": "matches",
+      fireworks: "differs",
+      venice: "differs",
+      together: "prompt-format",
+      novita: "not-pinned",
+    });
+    expect(verdicts).not.toHaveProperty("baseten/fp4");
+    const latest = await latestVerdicts(opened.db, KIMI);
+    expect(latest.length).toBe(Object.keys(verdicts).length);
+    expect(latest.every((v) => v.demo && v.runId === probe.runId)).toBe(true);
+    const spend = await probeSpend(opened.db);
+    expect(spend).toBeTruthy();
+  }, SLOW);
+
+  it("the demo's drifting replica continues the history: a poll records the drift's price move and nothing else", async () => {
     const client = createOpenRouterClient({ baseUrl: replica.baseUrl, timeoutMs: 5000, baseDelayMs: 5, maxAttempts: 2 });
     const before = await opened.db.changeEvent.count();
     const poll = async () => {

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { OpenedDb } from "@/lib/db/engines";
 import { createOpenRouterClient } from "@/lib/openrouter/client";
 import { runPollCycle } from "@/lib/poller/cycle";
-import { uploadPromptSet } from "@/lib/probe/prompt-sets";
+import { listPromptSets, uploadPromptSet } from "@/lib/probe/prompt-sets";
 import { claimRun, processRun, type RunnerOptions } from "@/lib/probe/runner";
 import { listChanges } from "@/lib/history/change-log";
 import { probeSpend } from "@/lib/probe/spend";
@@ -59,7 +59,8 @@ describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
     const created = await create({ prompts: { id: smallSet } });
     expect(created).toMatchObject({ status: "queued", reference: "moonshotai/int4", promptCount: 12 });
     expect(created.endpoints.map((e) => e.tag)).not.toContain("baseten/fp4"); // status -5 is not probed by default
-    expect(await work(created.id)).toBe("done");
+    // Each request once is asserted below: a timeout would (rightly) resend, so give a loaded machine room.
+    expect(await work(created.id, {}, 120_000)).toBe("done");
     const run = await getRunView(opened.db, created.id);
     expect(run).toMatchObject({ status: "done", progress: { done: created.progress.total, total: created.progress.total } });
     const reasons = (await getRunResults(opened.db, created.id)).map((r) => `${r.tag}: ${r.reason}`).join("\n");
@@ -98,6 +99,15 @@ describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
     expect(replica.state.chat.calls).toHaveLength(answers.length);
     expect((await latestVerdicts(opened.db, KIMI)).find((v) => v.tag === "fireworks")?.verdict).toBe("differs");
   }, 600_000); // about 400 requests: minutes on a busy machine
+
+  it("lists the prompt sets a run can use: built-in first, then uploads with their count and version; a bad upload stores nothing", async () => {
+    const refused = await uploadPromptSet(opened.db, "bad", '{"prompt": "ok"}\nnot json');
+    expect(refused).toEqual({ ok: false, errors: [{ line: 2, message: "not valid JSON" }] });
+    const sets = await listPromptSets(opened.db);
+    expect(sets[0]).toMatchObject({ id: "builtin", name: "Built-in", createdAt: null });
+    expect(sets[0].prompts).toBeGreaterThanOrEqual(40);
+    expect(sets.slice(1)).toEqual([{ id: smallSet, name: "small", version: expect.stringMatching(/^[0-9a-f]{12}$/), prompts: 12, createdAt: expect.any(String) }]);
+  });
 
   it("one active run per model: a second is refused while the first is queued; a cap under the estimate is refused", async () => {
     const first = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4"] });

@@ -30,11 +30,30 @@ describe("the model author's own endpoint", () => {
     expect(authorEndpoint("z-ai/glm-5", kimiFacts())).toBeNull();
   });
 
+  it("names the probe's reference among several author endpoints, the same one the probe defaults to", () => {
+    const base = kimiFacts();
+    const int4 = base.find((e) => e.tag === "moonshotai/int4");
+    if (!int4) throw new Error("kimi facts lost moonshotai/int4");
+    const facts = [...base, { ...int4, tag: "moonshotai/turbo", quantization: "fp8" }];
+    const all = rules({ excludedQuantizations: [...QUANT_CLASSES["4bit"].values, "fp8"] });
+    const excluded = authorEndpointsExcludedByQuantization(KIMI, facts, evaluateRules(facts, all));
+    expect(excluded.map((e) => [e.tag, e.isProbeReference])).toEqual([
+      ["moonshotai/int4", true],
+      ["moonshotai/turbo", false],
+    ]);
+    expect(authorEndpoint(KIMI, facts)?.tag).toBe("moonshotai/int4");
+    // Excluding only the variant does not name the reference.
+    const fp8 = rules({ excludedQuantizations: ["fp8"] });
+    expect(authorEndpointsExcludedByQuantization(KIMI, facts, evaluateRules(facts, fp8))).toEqual([
+      { tag: "moonshotai/turbo", provider: "Moonshot AI", quantization: "fp8", includedByHand: false, isProbeReference: false },
+    ]);
+  });
+
   it("is reported when a quantization rule excludes it, and when a manual include overrides that", () => {
     const facts = kimiFacts();
     const fourBit = rules({ excludedQuantizations: [...QUANT_CLASSES["4bit"].values] });
     expect(authorEndpointsExcludedByQuantization(KIMI, facts, evaluateRules(facts, fourBit))).toEqual([
-      { tag: "moonshotai/int4", provider: "Moonshot AI", quantization: "int4", includedByHand: false },
+      { tag: "moonshotai/int4", provider: "Moonshot AI", quantization: "int4", includedByHand: false, isProbeReference: true },
     ]);
     const byHand = rules({ ...fourBit, includedTags: ["moonshotai/int4"] });
     expect(authorEndpointsExcludedByQuantization(KIMI, facts, evaluateRules(facts, byHand))[0].includedByHand).toBe(true);

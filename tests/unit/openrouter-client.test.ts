@@ -40,7 +40,8 @@ describe("OpenRouter client against the replica", () => {
   const client = (over: Partial<Parameters<typeof createOpenRouterClient>[0]> = {}) =>
     createOpenRouterClient({
       baseUrl: replica.baseUrl,
-      timeoutMs: 300,
+      // Room for a loaded machine; the hang test sets its own short timeout.
+      timeoutMs: 10_000,
       maxAttempts: 3,
       baseDelayMs: 100,
       sleep: async (ms) => {
@@ -91,7 +92,7 @@ describe("OpenRouter client against the replica", () => {
   it("gives up after the last attempt with a typed error", async () => {
     await resetReplica(replica.url);
     await injectFault(replica.url, { kind: "hang", times: 3 });
-    const err = await client().endpoints("moonshotai/kimi-k2.5").catch((e: unknown) => e);
+    const err = await client({ timeoutMs: 300 }).endpoints("moonshotai/kimi-k2.5").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenRouterError);
     expect(err).toMatchObject({ kind: "timeout", attempts: 3 });
     expect((err as Error).message).toContain("gave up after 3 attempts");

@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { guarded, jsonError, readBodyCapped, readQuery } from "@/lib/http";
-import { uploadPromptSet } from "@/lib/probe/prompt-sets";
+import { listPromptSets, uploadPromptSet } from "@/lib/probe/prompt-sets";
 
 export const dynamic = "force-dynamic";
 
@@ -19,3 +19,6 @@ export const POST = guarded(async (request: Request) => {
   if (!outcome.ok) return NextResponse.json({ error: { status: 400, message: "The prompt file has bad lines" }, errors: outcome.errors }, { status: 400 });
   return NextResponse.json(outcome, { status: 201 });
 });
+
+/** The prompt sets a run can use: the built-in set first, then the uploads, newest first. */
+export const GET = guarded(async () => NextResponse.json({ sets: await listPromptSets(await getDb()) }));
