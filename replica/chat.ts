@@ -33,8 +33,10 @@ export const CHAT_BEHAVIOURS: Record<string, Partial<ChatBehaviour>> = {
   novita: { fallback: { every: 3, providerTag: "deepinfra" } },
 };
 
-export function chatBehaviour(tag: string): ChatBehaviour {
-  return { ...DEFAULT_BEHAVIOUR, ...CHAT_BEHAVIOURS[tag] };
+/** An endpoint's behaviour: the recorded one, its weights replaced when the test re-quantized it (ChatState.variants). */
+export function chatBehaviour(tag: string, variants: Record<string, ModelVariant> = {}): ChatBehaviour {
+  const behaviour = { ...DEFAULT_BEHAVIOUR, ...CHAT_BEHAVIOURS[tag] };
+  return variants[tag] ? { ...behaviour, variant: variants[tag] } : behaviour;
 }
 
 const BASE_PARAMETERS = ["max_tokens", "temperature", "top_p", "stop", "seed", "tools", "tool_choice", "response_format", "reasoning", "include_reasoning"];
@@ -54,10 +56,12 @@ export interface ChatCall {
 export interface ChatState {
   calls: ChatCall[];
   counters: Record<string, number>;
+  /** Endpoints re-quantized since the replica started (POST /__replica/requantize), by tag. */
+  variants: Record<string, ModelVariant>;
 }
 
 export function freshChatState(): ChatState {
-  return { calls: [], counters: {} };
+  return { calls: [], counters: {}, variants: {} };
 }
 
 /** The JSON body, or null when it is not JSON. */
@@ -120,7 +124,7 @@ export function answerChat(body: unknown, findModel: (id: string) => ChatModel |
 
   const promptText = JSON.stringify(messages);
   const promptHash = hashString(promptText);
-  const behaviour = chatBehaviour(tagOf(endpoint));
+  const behaviour = chatBehaviour(tagOf(endpoint), state.variants);
   const counterKey = `${tagOf(endpoint)}|${promptHash}`;
   const call = (state.counters[counterKey] = (state.counters[counterKey] ?? 0) + 1);
   // A request's randomness comes from its seed when it sends one (so retries and resumed runs
@@ -130,7 +134,7 @@ export function answerChat(body: unknown, findModel: (id: string) => ChatModel |
   if (behaviour.fallback && hashString(`${promptHash}|${drawKey}|fallback`) % behaviour.fallback.every === 0) {
     endpoint = model.endpoints.find((e) => tagOf(e) === behaviour.fallback?.providerTag) ?? endpoint;
   }
-  const served = chatBehaviour(tagOf(endpoint));
+  const served = chatBehaviour(tagOf(endpoint), state.variants);
   const callRandom = seededRandom(hashString(`${tagOf(endpoint)}|${promptHash}|${drawKey}`));
 
   // Kimi K2.5 thinks before answering unless asked not to; its thinking uses the token budget first.

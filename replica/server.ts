@@ -6,6 +6,7 @@ import { kimiK25, type ModelSeed, type ProviderSeed } from "./data/kimi-k2.5";
 import { applyDrift, createDrift, type DriftOptions, type DriftState } from "./drift";
 import { CHAT_PATH, answerChat, chatFaultPath, freshChatState, readChatBody, supportedParameters, type ChatState } from "./chat";
 import { freshAccount, handleAccountRequest, isAccountChat, minimalChatCompletion, type AccountState } from "./keys";
+import { FAITHFUL } from "./language-model";
 
 // A local stand-in for OpenRouter's API (GET /api/v1/...), answering in OpenRouter's exact shape
 // from recorded data, with uptimes that move from poll to poll. It can be told to fail through
@@ -301,6 +302,14 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
       state.patches.push(body as unknown as Patch);
       return send(res, 200, { ok: true });
     }
+    if (path === "/__replica/requantize") {
+      // An endpoint starts serving a perturbed copy of the weights (as fireworks does), or its own again with perturbation 0.
+      const tag = String(body.tag);
+      const perturbation = Number(body.perturbation);
+      if (!(perturbation >= 0)) return send(res, 400, { error: "perturbation must be a number >= 0" });
+      state.chat.variants[tag] = { ...FAITHFUL, perturbation, variantKey: perturbation > 0 ? `${tag}-requantized` : FAITHFUL.variantKey };
+      return send(res, 200, { ok: true });
+    }
     if (path === "/__replica/drift") {
       state.drift = body.enabled === false ? null : createDrift({ seed: typeof body.seed === "number" ? body.seed : undefined });
       return send(res, 200, { ok: true, drift: state.drift !== null });
@@ -331,6 +340,12 @@ export async function injectFault(replicaUrl: string, fault: Fault): Promise<voi
 
 export async function patchReplica(replicaUrl: string, patch: Patch): Promise<void> {
   await fetch(`${replicaUrl}/__replica/patch`, { method: "POST", body: JSON.stringify(patch) });
+}
+
+/** Makes an endpoint serve a perturbed copy of the weights from now on (perturbation 0: its own weights). */
+export async function requantizeReplica(replicaUrl: string, tag: string, perturbation: number): Promise<void> {
+  const res = await fetch(`${replicaUrl}/__replica/requantize`, { method: "POST", body: JSON.stringify({ tag, perturbation }) });
+  if (!res.ok) throw new Error(`requantize ${tag}: ${res.status}`);
 }
 
 export async function resetReplica(replicaUrl: string): Promise<void> {

@@ -41,6 +41,7 @@ export interface ViewAlertState {
   routing: { status: number; body?: Record<string, unknown>; error?: string };
   endpoints: EndpointState[];
   uptime: Record<string, UptimeTrack>;
+  /** Each endpoint's last known probe verdict (kept when a later run did not probe it). */
   probes: Record<string, string>;
 }
 
@@ -118,7 +119,10 @@ export function evaluateView(
   const withDemo = (data: Record<string, unknown>) => (demo ? { ...data, demo: true } : data);
   const rule = uptimeRule(conditions, comparison);
   const uptime = nextUptime(previous, comparison, answer, rule);
-  const state: ViewAlertState = { ...answer, uptime: uptime.tracks };
+  // Each endpoint's last known probe verdict: the latest run may have probed other endpoints only,
+  // and a verdict must not be forgotten (its next change would then pass as a first verdict).
+  const probes = previous?.version === 1 ? { ...previous.probes, ...answer.probes } : answer.probes;
+  const state: ViewAlertState = { ...answer, probes, uptime: uptime.tracks };
   if (!previous || previous.version !== 1) return { state, events: [] };
 
   const events: AlertDraft[] = [];

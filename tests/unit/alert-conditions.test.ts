@@ -89,6 +89,18 @@ describe("view alert conditions", () => {
     expect(events[2]).toMatchObject([{ kind: "probe", data: { tag: "alpha", old: "matches", new: "differs" } }]);
   });
 
+  it("a probe verdict is remembered across a run that did not probe the endpoint", () => {
+    const rows = [row("alpha"), row("beta")];
+    const events = run([
+      data(rows),
+      data(rows, [{ tag: "alpha", verdict: "matches" }]),
+      data(rows, [{ tag: "beta", verdict: "matches" }]),
+      data(rows, [{ tag: "alpha", verdict: "differs" }]),
+    ]);
+    expect(events.slice(1, 3)).toEqual([[], []]);
+    expect(events[3]).toMatchObject([{ kind: "probe", data: { tag: "alpha", old: "matches", new: "differs" } }]);
+  });
+
   it("conditions turned off say nothing; demo data is marked", () => {
     const snaps = () => [data([row("alpha")], [], true), data([row("alpha", { quantization: "fp4" })], [], true)];
     expect(run(snaps(), "", { ...ALL, endpointChange: false })[1]).toEqual([]);
