@@ -44,7 +44,7 @@ export function BudgetAlertsForm({ initial }: { initial: BudgetAlertSettings }) 
       </label>
       <label className="flex items-center gap-2">
         <input type="checkbox" checked={runOut} onChange={(e) => setRunOut(e.target.checked)} />
-        A run-out is projected at the current burn rate
+        The budget runs out before the plan is covered (at the rate paid so far)
       </label>
       <div className="flex flex-wrap items-center gap-2">
         <label htmlFor="key-limit-below">The pipeline key’s limit remaining falls below (USD)</label>

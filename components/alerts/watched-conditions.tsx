@@ -46,7 +46,7 @@ export function WatchedConditions({ views, budget }: { views: WatchedView[]; bud
       <p className="text-sm text-slate-700">
         <span className="font-medium">Budget:</span>{" "}
         {budget.saved
-          ? [budget.spendSteps && "spend at 50%, 80% and 100%", budget.runOut && "projected run-out", budget.keyLimitBelowUsd && `key limit below $${budget.keyLimitBelowUsd}`]
+          ? [budget.spendSteps && "spend at 50%, 80% and 100%", budget.runOut && "run-out before the plan is covered", budget.keyLimitBelowUsd && `key limit below $${budget.keyLimitBelowUsd}`]
               .filter(Boolean)
               .join(", ") || "every budget condition off"
           : "not set up yet"}{" "}
