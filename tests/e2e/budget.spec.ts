@@ -19,7 +19,7 @@ const KIMI_FULL_PRECISION = "/models/moonshotai/kimi-k2.5?xq=int4,fp4,mxfp4,nvfp
 async function saveStoredBudget(page: Page, amount: string) {
   await page.goto("/spend");
   await page.getByRole("form", { name: "Budget" }).getByLabel("Budget (USD)").fill(amount);
-  await page.getByRole("button", { name: "Save budget" }).click();
+  await page.getByRole("button", { name: "Save budget", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved" })).toContainText(`Saved: $${amount}.00`);
 }
 
@@ -198,7 +198,7 @@ test.describe("spend tracking and actual usage", () => {
     const start = new Date().toISOString().slice(0, 19);
     await page.getByLabel("Budget (USD)").fill("100");
     await page.getByLabel("Start (UTC)").fill(start);
-    await page.getByRole("button", { name: "Save budget" }).click();
+    await page.getByRole("button", { name: "Save budget", exact: true }).click();
     await expect(page.getByRole("status").filter({ hasText: "Saved" })).toContainText("Saved: $100.00");
 
     for (let i = 0; i < 3; i++) await poll(request); // the replica's key spends $0.75 per call
@@ -236,7 +236,7 @@ test.describe("spend tracking and actual usage", () => {
       ["12.345", "Budget: Use whole cents (at most 2 decimals)"],
     ]) {
       await amount.fill(typed);
-      await page.getByRole("button", { name: "Save budget" }).click();
+      await page.getByRole("button", { name: "Save budget", exact: true }).click();
       await expect(message).toContainText(refusal);
       await expect(amount).toHaveValue(typed); // kept, to be corrected
       await expect(amount).toHaveAttribute("aria-invalid", "true");
@@ -244,11 +244,11 @@ test.describe("spend tracking and actual usage", () => {
     await screenshot(page, "spend-budget-refused");
 
     await amount.fill("$1,000,000,000");
-    await page.getByRole("button", { name: "Save budget" }).click();
+    await page.getByRole("button", { name: "Save budget", exact: true }).click();
     await expect(message).toContainText("Saved: $1000000000.00");
 
     await amount.fill("0");
-    await page.getByRole("button", { name: "Save budget" }).click();
+    await page.getByRole("button", { name: "Save budget", exact: true }).click();
     await expect(message).toContainText("Saved: $0.00");
     await page.reload();
     const chart = page.getByRole("figure", { name: "Spend over time" });

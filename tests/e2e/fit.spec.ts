@@ -284,7 +284,7 @@ test.describe("a table and a page that fit", () => {
       await page.getByRole("button", { name: "Save view" }).click();
       const item = page.getByRole("listitem", { name: "Team view" });
       await expect(item).toContainText(`Saved by ${BASIC_USER} on 20`);
-      await item.getByRole("link", { name: "Team view" }).click();
+      await item.getByRole("link", { name: "Team view", exact: true }).click();
       await expect(page.getByRole("note", { name: "Saved view" })).toContainText(`Saved view “Team view”, saved by ${BASIC_USER} on `);
       await context.close();
     } finally {
