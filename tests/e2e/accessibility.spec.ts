@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { poll, replicaControl, screenshot, scrollToBudget } from "./helpers";
+import { poll, replicaControl, screenshot, scrollToBudget, scrollToHistory } from "./helpers";
 
 // Every page passes axe with no serious or critical violation, at desktop and phone width, with
 // what loads on scrolling (the charts, the fidelity section) loaded. A new page or section: add it to PAGES.
@@ -17,19 +17,16 @@ interface PageCase {
   cleanup?(request: APIRequestContext): Promise<void>;
 }
 
-/** Scrolls to the bottom, so whatever loads when it comes into view (the history charts) loads. */
-async function scrollThrough(page: Page) {
-  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-}
-
 const modelPageReady = async (page: Page) => {
   await expect(page.getByTestId("summary")).toContainText("providers included");
+  // Each section that loads on scrolling is scrolled to by its stable anchor, in page order, and
+  // waited for: one that loads grows and moves the next one away from where a single scroll left it.
   await scrollToBudget(page);
-  await scrollThrough(page);
+  await scrollToHistory(page);
   // Its code and five series are fetched only now: give them longer than a click's effect.
   await expect(page.getByRole("region", { name: "History" }).getByRole("figure").first()).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole("region", { name: "Change log" })).toBeVisible();
-  // The fidelity section at the foot of the page loads on scrolling too.
+  await page.locator("#fidelity").scrollIntoViewIfNeeded();
   await expect(page.getByRole("region", { name: "Fidelity" })).toBeVisible({ timeout: 30_000 });
 };
 
