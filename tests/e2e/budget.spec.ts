@@ -18,9 +18,9 @@ const KIMI_FULL_PRECISION = "/models/moonshotai/kimi-k2.5?xq=int4,fp4,mxfp4,nvfp
 /** Saves the stored budget on the spend page, keeping its start. */
 async function saveStoredBudget(page: Page, amount: string) {
   await page.goto("/spend");
-  await page.getByRole("form", { name: "Budget" }).getByLabel("Budget (USD)").fill(amount);
+  await page.getByRole("form", { name: "Budget", exact: true }).getByLabel("Budget (USD)").fill(amount);
   await page.getByRole("button", { name: "Save budget", exact: true }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Saved" })).toContainText(`Saved: $${amount}.00`);
+  await expect(page.getByRole("form", { name: "Budget", exact: true }).getByRole("status")).toContainText(`Saved: $${amount}.00`);
 }
 
 /** Saves the seed's $100 as the stored budget, in a page of its own (for afterAll). */
@@ -199,7 +199,7 @@ test.describe("spend tracking and actual usage", () => {
     await page.getByLabel("Budget (USD)").fill("100");
     await page.getByLabel("Start (UTC)").fill(start);
     await page.getByRole("button", { name: "Save budget", exact: true }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Saved" })).toContainText("Saved: $100.00");
+    await expect(page.getByRole("form", { name: "Budget", exact: true }).getByRole("status")).toContainText("Saved: $100.00");
 
     for (let i = 0; i < 3; i++) await poll(request); // the replica's key spends $0.75 per call
     await page.reload();
@@ -226,9 +226,9 @@ test.describe("spend tracking and actual usage", () => {
     await poll(request);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto("/spend");
-    const amount = page.getByRole("form", { name: "Budget" }).getByLabel("Budget (USD)");
-    const message = page.getByRole("form", { name: "Budget" }).getByRole("status");
-    await expect(page.getByRole("form", { name: "Budget" })).toContainText("An amount from $0 to $1,000,000,000");
+    const amount = page.getByRole("form", { name: "Budget", exact: true }).getByLabel("Budget (USD)");
+    const message = page.getByRole("form", { name: "Budget", exact: true }).getByRole("status");
+    await expect(page.getByRole("form", { name: "Budget", exact: true })).toContainText("An amount from $0 to $1,000,000,000");
 
     for (const [typed, refusal] of [
       ["1000000000.01", "Budget: Over the limit: a budget goes from $0 to $1,000,000,000"],
