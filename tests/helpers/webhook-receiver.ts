@@ -1,4 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { WebhookBodyV1 } from "../../lib/alerts/payload";
+import { EVENT_ID_HEADER, SIGNATURE_HEADER, verifySignature } from "../../lib/alerts/sign";
 
 // A real HTTP receiver for alert deliveries, on 127.0.0.1: it records every request (headers and
 // raw body) and answers as the test says (a status and body, or no answer at all).
@@ -56,4 +58,22 @@ export async function startReceiver(port = 0): Promise<Receiver> {
   receiver.port = (server.address() as { port: number }).port;
   receiver.url = `http://127.0.0.1:${receiver.port}`;
   return receiver;
+}
+
+/** A webhook body (schema v1) as a test reads it: data as an object. */
+export type ReceivedWebhook = Omit<WebhookBodyV1, "data"> & { data: Record<string, unknown> };
+
+/**
+ * Hands over (and forgets) what the receiver got; throws when a signature or an event-id header
+ * is wrong (plain errors: Vitest and Playwright specs both use this file).
+ */
+export function takeSignedWebhooks(receiver: Receiver, secret: string): ReceivedWebhook[] {
+  return receiver.received.splice(0).map((request) => {
+    if (!verifySignature(secret, request.body, request.headers[SIGNATURE_HEADER.toLowerCase()] as string)) {
+      throw new Error(`a delivery to ${request.path} has no valid signature`);
+    }
+    const body = JSON.parse(request.body) as ReceivedWebhook;
+    if (request.headers[EVENT_ID_HEADER.toLowerCase()] !== body.eventId) throw new Error(`event-id header differs from the body's eventId ${body.eventId}`);
+    return body;
+  });
 }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChannel } from "@/lib/alerts/channels";
 import { sendDueDeliveries, type SenderOptions } from "@/lib/alerts/sender";
-import { EVENT_ID_HEADER, SIGNATURE_HEADER, verifySignature } from "@/lib/alerts/sign";
 import { putViewAlert } from "@/lib/alerts/view-settings";
 import type { OpenedDb } from "@/lib/db/engines";
 import { createOpenRouterClient } from "@/lib/openrouter/client";
@@ -13,7 +12,7 @@ import { createView } from "@/lib/saved-views";
 import { seedWatchedModels } from "@/lib/watched-models";
 import { requantizeReplica, startReplica, type Replica } from "@/replica/server";
 import { engines } from "../helpers/db";
-import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
+import { startReceiver, takeSignedWebhooks, type Receiver, type ReceivedWebhook } from "../helpers/webhook-receiver";
 
 // Issue 12, the probe condition end to end: a fidelity probe run by the real runner and client
 // against the replica's chat endpoint finishes, its results and the view's alert event are written
@@ -24,16 +23,6 @@ import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 const KIMI = "moonshotai/kimi-k2.5";
 const TAG = "chutes/int4";
 const SENDER: SenderOptions = { allowPrivate: true, baseUrl: "https://routeboard.example", baseDelayMs: 20, maxDelayMs: 200 };
-
-interface WebhookBody {
-  schemaVersion: number;
-  eventId: string;
-  kind: string;
-  view: { slug: string; name: string; url: string } | null;
-  model: string;
-  summary: string;
-  data: Record<string, unknown>;
-}
 
 describe.each(engines)("probe verdict → event → signed delivery on the $name engine", (engine) => {
   let opened: OpenedDb;
@@ -55,15 +44,9 @@ describe.each(engines)("probe verdict → event → signed delivery on the $name
     return Object.fromEntries(results.map((r) => [r.tag, r.verdict]));
   };
   /** Runs the sender, then hands over what the receiver got since the last call, each signature checked. */
-  const delivered = async (): Promise<WebhookBody[]> => {
+  const delivered = async (): Promise<ReceivedWebhook[]> => {
     await sendDueDeliveries(opened.db, SENDER);
-    const got = receiver.received.splice(0);
-    return got.map((request) => {
-      expect(verifySignature(secret, request.body, request.headers[SIGNATURE_HEADER.toLowerCase()] as string)).toBe(true);
-      const body = JSON.parse(request.body) as WebhookBody;
-      expect(request.headers[EVENT_ID_HEADER.toLowerCase()]).toBe(body.eventId);
-      return body;
-    });
+    return takeSignedWebhooks(receiver, secret);
   };
 
   beforeAll(async () => {
