@@ -7,6 +7,11 @@ export function formatUtc(iso: string | null | undefined): string {
   return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
+/** "2026-12-02 11:32:05 UTC": for readings whose seconds matter (what OpenRouter said, and when). */
+export function formatUtcSeconds(iso: string): string {
+  return `${new Date(iso).toISOString().slice(0, 19).replace("T", " ")} UTC`;
+}
+
 export function formatAgo(iso: string, now = Date.now()): string {
   const seconds = Math.round((now - new Date(iso).getTime()) / 1000);
   if (seconds < 60) return "just now";

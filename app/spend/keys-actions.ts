@@ -5,7 +5,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { actorFromHeaders } from "@/lib/keys/actor";
-import { createPipelineKey, setKeyDisabled, setKeyLimit } from "@/lib/keys/operations";
+import { ChangeNotInPlaceError, createPipelineKey, KeyNotReadError, setKeyDisabled, setKeyLimit } from "@/lib/keys/operations";
 import { choosePipelineKey, describeLimit } from "@/lib/keys/records";
 import { managementClient, keyChangesRefusal } from "@/lib/openrouter/management-configured";
 import type { ManagementClient } from "@/lib/openrouter/management";
@@ -40,6 +40,7 @@ function done(): void {
 }
 
 function failed(what: string, err: unknown): KeyActionState {
+  if (err instanceof KeyNotReadError) return { ok: false, message: `${what} failed: ${err.message}. Nothing changed at OpenRouter or on the dashboard.` };
   return { ok: false, message: `${what} failed: ${(err as Error).message}. Nothing was changed on the dashboard.` };
 }
 
@@ -76,7 +77,9 @@ export async function enforceBudgetAction(_prev: KeyActionState | null, form: Fo
       message: `Limit in place: OpenRouter now reports ${describeLimit(after.limit)} for “${after.name}” (was ${describeLimit(before.limit)}), read back at ${formatUtc(new Date().toISOString())}.`,
     };
   } catch (err) {
-    done(); // a change that did not read back as asked is still recorded
+    // A change that did not read back as asked is still recorded: show it. Any other failure
+    // changed nothing, and a refresh would only take the message away with the controls.
+    if (err instanceof ChangeNotInPlaceError) done();
     return failed("Setting the limit", err);
   }
 }

@@ -15,6 +15,26 @@ export interface KeyChangeResult {
 /** OpenRouter answered, but the key read back does not show the change. */
 export class ChangeNotInPlaceError extends Error {}
 
+/**
+ * The key could not be read from OpenRouter before a change, so no change was sent. Every change
+ * reads the key first: the page's figures may be a moment old (a shared render), and a control
+ * that spends or stops money must not act on them.
+ */
+export class KeyNotReadError extends Error {
+  constructor(cause: unknown) {
+    super(`OpenRouter’s key API could not be read before the change (${(cause as Error).message}), so no change was sent`);
+  }
+}
+
+/** The key as OpenRouter reports it now; a KeyNotReadError when it cannot be read. */
+async function readFirst(client: ManagementClient, hash: string): Promise<ManagedKey> {
+  try {
+    return (await client.getKey(hash)).data;
+  } catch (err) {
+    throw new KeyNotReadError(err);
+  }
+}
+
 function sameMoney(a: string | null, b: string | null): boolean {
   if (a === null || b === null) return a === b;
   return new Decimal(a).eq(b);
@@ -22,7 +42,7 @@ function sameMoney(a: string | null, b: string | null): boolean {
 
 /** Sets the key's limit to the budget, then reads the key back and checks the limit is in place. */
 export async function setKeyLimit(db: Db, client: ManagementClient, input: { hash: string; limitUsd: string | null; actor: string }): Promise<KeyChangeResult> {
-  const before = (await client.getKey(input.hash)).data;
+  const before = await readFirst(client, input.hash);
   await client.updateKey(input.hash, { limit: input.limitUsd });
   const readBack = await client.getKey(input.hash);
   const after = readBack.data;
@@ -36,7 +56,7 @@ export async function setKeyLimit(db: Db, client: ManagementClient, input: { has
 
 /** The emergency stop (disabled = true) and its undo. */
 export async function setKeyDisabled(db: Db, client: ManagementClient, input: { hash: string; disabled: boolean; actor: string }): Promise<KeyChangeResult> {
-  const before = (await client.getKey(input.hash)).data;
+  const before = await readFirst(client, input.hash);
   await client.updateKey(input.hash, { disabled: input.disabled });
   const readBack = await client.getKey(input.hash);
   const after = readBack.data;

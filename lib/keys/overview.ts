@@ -19,6 +19,8 @@ export interface KeysOverview {
   keys: ManagedKey[] | null;
   /** Why the keys could not be read from OpenRouter just now, or null. */
   readError: string | null;
+  /** When this reading of OpenRouter's key API started (ISO): what the page shows is from then or later. */
+  readAt: string;
   demo: boolean;
   pipeline: PipelineKeyChoice | null;
   /** The pipeline key as just read, or null (not chosen, gone, or unreadable). */
@@ -33,6 +35,7 @@ export async function keysOverview(db: Db, client: ManagementClient): Promise<Ke
   let keys: ManagedKey[] | null = null;
   let readError: string | null = null;
   let demo = false;
+  const readAt = new Date().toISOString();
   try {
     const fetched = await client.listKeys();
     keys = fetched.data;
@@ -47,6 +50,7 @@ export async function keysOverview(db: Db, client: ManagementClient): Promise<Ke
   return {
     keys,
     readError,
+    readAt,
     demo,
     pipeline,
     pipelineKey: (pipeline && keys?.find((k) => k.hash === pipeline.hash)) || null,

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type APIResponse, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type APIResponse, type Locator, type Page } from "@playwright/test";
 import { E2E_REPLICA_PORT } from "../../playwright.config";
 import { E2E_ENGINE } from "./database";
 
@@ -45,4 +45,25 @@ export async function scrollToHistory(page: Page) {
 export async function scrollToBudget(page: Page) {
   await page.locator("#budget").scrollIntoViewIfNeeded();
   await page.getByRole("status", { name: "Budget summary" }).waitFor();
+}
+
+/**
+ * Reloads until the page shows a reading taken at or after `since` (a `Date.now()` taken after a
+ * change made outside the app: a replica fault, a patched answer), as `stamp` (a `<time dateTime>`
+ * the page puts beside what it read) says. A page load within READ_REUSE_MS (2 s) of another load
+ * of the same link is answered from that render (lib/queries/shared-pages.ts), so a reload right
+ * after such a change may still show the state from before it. This waits for the condition that
+ * proves the page is from after the change, not for a time; app writes (a poll, an edit) clear the
+ * shared renders themselves and need none of this.
+ */
+export async function reloadUntilReadSince(page: Page, stamp: Locator, since: number, timeout = 20_000): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        return Date.parse((await stamp.getAttribute("datetime")) ?? "");
+      },
+      { message: "a render of the page that read after the change", timeout, intervals: [250, 500, 1_000] },
+    )
+    .toBeGreaterThanOrEqual(since);
 }

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { SEEDED_PIPELINE_SECRET } from "../../replica/keys";
-import { screenshot } from "./helpers";
+import { reloadUntilReadSince, screenshot } from "./helpers";
 import { BASIC_PASSWORD, BASIC_USER, CRON_SECRET, FAKE_MANAGEMENT_KEY, startSecuredServer, type SecuredServer } from "./secured-server";
 
 // The spend page's Keys section on a server protected by BASIC_AUTH with a management key (the
@@ -131,6 +131,50 @@ test("a dedicated key is created with the budget as its limit; its secret is sho
   await page.context().close();
 });
 
+test("a control pressed on a reading that has since gone stale reads the key again, and sends nothing when it cannot", async ({ browser }) => {
+  const page = await signedIn(browser);
+  await page.goto("/spend");
+  const keys = page.getByRole("region", { name: "Keys" });
+  const panel = keys.getByRole("group", { name: "Pipeline key", exact: true });
+  const changes = keys.getByRole("table", { name: "Key changes" });
+  const changesBefore = await changes.textContent();
+  const sent = () => server.replica.state.requests.filter((r) => r.method !== "GET" && r.path.startsWith("/api/v1/keys")).length;
+  const sentBefore = sent();
+
+  const controls = [
+    { name: "The emergency stop", press: () => panel.getByRole("button", { name: "Emergency stop" }).click() },
+    {
+      name: "Setting the limit",
+      press: async () => {
+        await panel.getByRole("button", { name: "Enforce the budget…" }).click();
+        await panel.getByRole("alertdialog", { name: "Confirm the new limit" }).getByRole("button", { name: /^Set the limit to/ }).click();
+      },
+    },
+  ];
+  for (const control of controls) {
+    // A page whose reading of the keys is good, with its controls...
+    server.replica.state.faults.splice(0);
+    await reloadUntilReadSince(page, keys.getByTestId("keys-read-at"), Date.now());
+    await expect(panel).toContainText("Enabled");
+    // ...then OpenRouter's key API starts failing before the control is pressed.
+    await fetch(`${server.replica.url}/__replica/fault`, { method: "POST", body: JSON.stringify({ kind: "500", path: "/keys", times: 100 }) });
+    await control.press();
+    const refused = page.getByRole("alert").filter({ hasText: `${control.name} failed` });
+    await expect(refused).toContainText(`${control.name} failed: OpenRouter’s key API could not be read before the change (HTTP 500`);
+    await expect(refused).toContainText("so no change was sent. Nothing changed at OpenRouter or on the dashboard.");
+    expect(sent()).toBe(sentBefore);
+    await expect(changes).toHaveText(changesBefore ?? "");
+    await screenshot(page, `keys-stale-control-${control.name === "Setting the limit" ? "limit" : "stop"}`);
+  }
+
+  // Once OpenRouter answers again the key is as it was: enabled, its limit the budget.
+  server.replica.state.faults.splice(0);
+  const listed = await fetch(`${server.replica.baseUrl}/keys`, { headers: { authorization: `Bearer ${FAKE_MANAGEMENT_KEY}` } });
+  const key = ((await listed.json()) as { data: Array<{ name: string; disabled: boolean; limit: number | null }> }).data.find((k) => k.name === "Batch run 7");
+  expect(key).toMatchObject({ disabled: false, limit: 100 });
+  await page.context().close();
+});
+
 for (const kind of ["401", "429", "500", "hang"] as const) {
   test(`a management-key failure (${kind}) is said on the page and changes nothing stored`, async ({ browser }) => {
     const page = await signedIn(browser);
@@ -145,7 +189,10 @@ for (const kind of ["401", "429", "500", "hang"] as const) {
     const [summaryBefore, pricesBefore] = [await summary.textContent(), await actualPrices.textContent()];
 
     await fetch(`${server.replica.url}/__replica/fault`, { method: "POST", body: JSON.stringify({ kind, path: "/keys", times: 100, retryAfter: 0 }) });
-    await page.reload();
+    // A reload within 2 s of the first load is answered by the same shared render, made before the
+    // fault: wait for a render that read the keys after it.
+    await reloadUntilReadSince(page, keys.getByTestId("keys-read-at"), Date.now());
+    await expect(keys).toContainText("Tried to read OpenRouter’s key API at");
     const alert = keys.getByRole("alert");
     await expect(alert).toContainText("OpenRouter’s key API could not be read");
     await expect(alert).toContainText(kind === "hang" ? "No answer from" : `HTTP ${kind}`);

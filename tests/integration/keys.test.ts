@@ -2,7 +2,7 @@ import Decimal from "decimal.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { OpenedDb } from "@/lib/db/engines";
 import { budgetGuard } from "@/lib/keys/budget-guard";
-import { createPipelineKey, setKeyDisabled, setKeyLimit } from "@/lib/keys/operations";
+import { createPipelineKey, KeyNotReadError, setKeyDisabled, setKeyLimit } from "@/lib/keys/operations";
 import { choosePipelineKey, currentPipelineKey, recentKeyChanges } from "@/lib/keys/records";
 import { OpenRouterError } from "@/lib/openrouter/errors";
 import { createManagementClient } from "@/lib/openrouter/management";
@@ -130,16 +130,29 @@ describe.each(engines)("OpenRouter keys on $name PostgreSQL", (engine) => {
     ]);
   });
 
-  it.each(["401", "429", "500", "hang"] as const)("a management-key failure (%s) changes nothing stored", async (kind) => {
+  it.each(["401", "429", "500", "hang"] as const)("a management-key failure (%s) sends no change and changes nothing stored", async (kind) => {
     const hash = await seededPipelineHash();
     await setKeyLimit(opened.db, management(), { hash, limitUsd: "50", actor: "ana" });
     const before = JSON.stringify([await opened.db.keyChange.findMany(), await opened.db.pipelineKey.findMany(), await opened.db.keyUsageSnapshot.findMany()]);
 
+    const changesSent = () => replica.state.requests.filter((r) => r.method !== "GET" && r.path.startsWith("/api/v1/keys")).length;
+    const sentBefore = changesSent();
     await injectFault(replica.url, { kind, path: "/keys", times: 4, retryAfter: 0 });
-    const failed = await setKeyLimit(opened.db, management(), { hash, limitUsd: "75", actor: "ana" }).catch((err: unknown) => err);
-    expect(failed).toBeInstanceOf(OpenRouterError);
-    expect((failed as OpenRouterError).message).toMatch(kind === "hang" ? /No answer/ : new RegExp(`HTTP ${kind}`));
+    // Both controls read the key first; neither sends its change when that read fails.
+    for (const change of [
+      () => setKeyLimit(opened.db, management(), { hash, limitUsd: "75", actor: "ana" }),
+      () => setKeyDisabled(opened.db, management(), { hash, disabled: true, actor: "ana" }),
+    ]) {
+      const failed = await change().catch((err: unknown) => err);
+      expect(failed).toBeInstanceOf(KeyNotReadError);
+      expect((failed as Error).message).toMatch(kind === "hang" ? /^OpenRouter’s key API could not be read before the change \(No answer/ : new RegExp(`^OpenRouter’s key API could not be read before the change \\(HTTP ${kind}`));
+      expect((failed as Error).message).toMatch(/so no change was sent$/);
+    }
+    expect(changesSent()).toBe(sentBefore);
     const after = JSON.stringify([await opened.db.keyChange.findMany(), await opened.db.pipelineKey.findMany(), await opened.db.keyUsageSnapshot.findMany()]);
     expect(after).toBe(before);
+    // OpenRouter still holds the limit set before the failure, and the key is still enabled.
+    replica.state.faults.splice(0); // what is left of the fault (a 401 is not retried), not the account
+    expect((await management().getKey(hash)).data).toMatchObject({ limit: "50", disabled: false });
   });
 });

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/engines";
-import { formatUtc } from "@/lib/format";
+import { formatUtc, formatUtcSeconds } from "@/lib/format";
 import { keysOverview } from "@/lib/keys/overview";
 import { keyChangesRefusal, managementClient } from "@/lib/openrouter/management-configured";
 import { CreateKeyForm } from "./create-key-form";
@@ -10,8 +10,11 @@ import { PipelineKeyPanel } from "./pipeline-key-panel";
 
 /**
  * The spend page's "Keys" section: present only with OPENROUTER_MANAGEMENT_KEY (else one line says
- * what it would unlock). Reads the keys from OpenRouter on each render; when that fails it says so
- * and shows the last figures stored, which the failure leaves untouched.
+ * what it would unlock). Reads the keys from OpenRouter on each render, and says when: a page load
+ * within READ_REUSE_MS (2 s) of another viewer's of the same link shares that render
+ * (lib/queries/shared-pages.ts), so the reading shown can be up to 2 s old. The controls never act
+ * on it: each action reads the key again first (lib/keys/operations.ts). When the read fails the
+ * section says so and shows the last figures stored, which the failure leaves untouched.
  */
 export async function KeysSection({ db, budgetUsd }: { db: Db; budgetUsd: string }) {
   const client = managementClient();
@@ -44,6 +47,11 @@ export async function KeysSection({ db, budgetUsd }: { db: Db; budgetUsd: string
         <p className="text-sm text-slate-600">
           OpenRouter enforces a key’s limit itself: a pipeline key limited to the budget stops spending when the money is gone.
           {overview.demo && <strong className="ml-1 text-amber-800">Demo data from the local replica.</strong>}
+        </p>
+        <p className="mt-1 text-xs text-slate-500">
+          {overview.readError ? "Tried to read" : "Read"} OpenRouter’s key API at{" "}
+          <time data-testid="keys-read-at" dateTime={overview.readAt}>{formatUtcSeconds(overview.readAt)}</time>. Every action reads the key again before it
+          changes anything.
         </p>
       </div>
 
