@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { Estimate, ResultView, RunView } from "@/lib/probe/runs";
 import type { ProviderRow } from "@/lib/queries/providers";
 import { formatUtc } from "@/lib/format";
@@ -62,6 +62,18 @@ export function FidelitySection({ modelId, endpoints }: Props) {
   });
   const current = run.data ?? null;
   const active = current ? ACTIVE.has(current.status) : false;
+
+  // A run that ends while the page is open: ask at once whether newer verdicts exist, so the page
+  // (LiveSnapshot) refreshes everything that depends on them (table, reasons, "N of M included",
+  // routing export) now rather than at its next watch.
+  const sawActive = useRef(false);
+  useEffect(() => {
+    if (active) sawActive.current = true;
+    else if (sawActive.current && current) {
+      sawActive.current = false;
+      void queryClient.invalidateQueries({ queryKey: ["latest-poll", modelId] });
+    }
+  }, [active, current, modelId, queryClient]);
 
   const start = useMutation({
     mutationFn: () =>

@@ -8,10 +8,12 @@ import type { LatestPoll } from "@/lib/queries/latest-poll";
 import { isNewerSnapshot, snapshotVersion, type SnapshotIdentity } from "@/lib/snapshot-version";
 import { apiFetch, modelApiPath } from "../ui/api-fetch";
 
-// Keeps a model page on the newest snapshot without a reload. The page is rendered for one
-// snapshot; this watches the model's latest poll and, when a newer one exists (a scheduled poll, a
-// cron's POST /api/poll, "Poll now" in another tab), refreshes the server-rendered parts
-// (router.refresh keeps the page's client state). The client fetches (charts, change log) key on
+// Keeps a model page on the newest data without a reload. The page is rendered for one snapshot
+// and one set of probe verdicts; this watches the model's latest poll and latest completed probe
+// and, when newer ones exist (a scheduled poll, a cron's POST /api/poll, "Poll now" in another
+// tab, a probe run that finished here or anywhere), refreshes the server-rendered parts: the
+// table, its reasons, "N of M included", the routing export (router.refresh keeps the page's
+// client state). The client fetches (charts, change log) key on
 // the rendered snapshot's version, so they refetch when, and only when, the server parts move.
 
 /** How often an open page asks whether a newer snapshot exists. */
@@ -42,9 +44,9 @@ interface Props extends SnapshotIdentity {
   children: ReactNode;
 }
 
-export function LiveSnapshot({ modelId, polledAt, failedAt, scheduler, renderedAt, children }: Props) {
+export function LiveSnapshot({ modelId, polledAt, failedAt, verdictsAt, scheduler, renderedAt, children }: Props) {
   const router = useRouter();
-  const shown: SnapshotIdentity = { polledAt, failedAt };
+  const shown: SnapshotIdentity = { polledAt, failedAt, verdictsAt };
   const version = snapshotVersion(shown);
   const latest = useQuery({
     queryKey: ["latest-poll", modelId],
@@ -57,11 +59,11 @@ export function LiveSnapshot({ modelId, polledAt, failedAt, scheduler, renderedA
   const refreshedFor = useRef<string | null>(null);
   const candidate = latest.data;
   useEffect(() => {
-    if (!candidate || !isNewerSnapshot(candidate, { polledAt, failedAt })) return;
+    if (!candidate || !isNewerSnapshot(candidate, { polledAt, failedAt, verdictsAt })) return;
     if (refreshedFor.current === candidate.version) return;
     refreshedFor.current = candidate.version;
     router.refresh();
-  }, [candidate, polledAt, failedAt, router]);
+  }, [candidate, polledAt, failedAt, verdictsAt, router]);
 
   // Memoised: the charts and change log read the version and must not re-render for nothing.
   const currentScheduler = candidate?.scheduler ?? scheduler;

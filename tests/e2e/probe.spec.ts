@@ -75,6 +75,8 @@ test.describe("fidelity probe", () => {
     }
     await expect(section.getByText(/^Estimated cost: \$0\.\d+ \(246 requests over 41 prompts, reference calls included\)$/)).toBeVisible();
     await screenshot(page, "probe-settings");
+    // No verdict yet in the providers table of the page that will run the probe.
+    await expect(page.getByRole("table", { name: "Providers" }).getByRole("row").filter({ hasText: "Fireworks" })).not.toContainText("differs from reference");
     await section.getByRole("button", { name: "Run probe" }).click();
 
     const run = section.getByRole("region", { name: /^Probe \d+$/ });
@@ -105,8 +107,8 @@ test.describe("fidelity probe", () => {
     expect(detail.results.find((r: { tag: string }) => r.tag === "fireworks")).toMatchObject({ verdict: "differs", method: "logprobs", promptsCompared: 41, promptTokensMatch: true, servedBy: ["Fireworks"] });
     expect(detail.costUsd).toMatch(/^0\.\d+$/);
 
-    // The verdicts as a rule: badges on every row, and the rule excludes what did not match.
-    await page.reload();
+    // The verdicts as a rule: badges on every row, and the rule excludes what did not match. The
+    // page that ran the probe shows them without a reload (it re-renders what depends on verdicts).
     const providers = page.getByRole("table", { name: "Providers" });
     const providerRow = (name: string) => providers.getByRole("row").filter({ hasText: name });
     await expect(providerRow("Fireworks")).toContainText("differs from reference");

@@ -52,6 +52,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
       modelId={modelId}
       polledAt={snapshot.polledAt}
       failedAt={snapshot.lastFailure?.at ?? null}
+      verdictsAt={comparison.probes[0]?.finishedAt ?? null}
       scheduler={schedulerState()}
       renderedAt={Date.now()}
     >
