@@ -16,6 +16,8 @@ export default defineConfig({
   workers: 1,
   // A flaky test is fixed, not retried: none is, in CI or here.
   retries: 0,
+  // A stray test.only would shrink both passes alike: refused under CI.
+  forbidOnly: Boolean(process.env.CI),
   timeout: 60_000,
   expect: { timeout: 10_000 },
   // The ledger reporter writes what ran (for `.ci/run`'s check that the PostgreSQL pass did).

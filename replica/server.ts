@@ -317,6 +317,11 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
     return send(res, 404, { error: "unknown control route" });
   }
 
+  // Idle keep-alive connections are closed by the client, never by this server. With Node's default
+  // (5 s) the server could close an idle socket just as a client (undici, 4 s idle) reused it: on a
+  // busy machine, where timers fire late, that showed as ECONNRESET on a loopback fetch to a server
+  // that was up. close() below ends every connection still open.
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.address() as AddressInfo;
   const url = `http://${host}:${address.port}`;

@@ -51,6 +51,7 @@ export async function startReceiver(port = 0): Promise<Receiver> {
       response.end(answer.body ?? "");
     });
   });
+  server.keepAliveTimeout = 0; // idle connections are the client's to close: see replica/server.ts
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, "127.0.0.1", () => resolve());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { LedgerRecord, RunSummaryRecord } from "../ledger/ledger";
-import { serverHalfProblems } from "../ledger/verdict";
+import { closingLines, completenessProblems, serverHalfProblems } from "../ledger/verdict";
 
 // `.ci/run`'s check that the PostgreSQL half of the tests ran: each way of not running it fails.
 
@@ -63,5 +63,55 @@ describe("the check that the PostgreSQL half of the tests ran", () => {
 
   it("fails when nothing was written", () => {
     expect(serverHalfProblems([], SERVER_FILES).length).toBeGreaterThan(3);
+  });
+});
+
+describe("the check that every test file ran, with no skip but the expected ones", () => {
+  // The real file with an expected skip (tests/ledger/verdict.ts EXPECTED_SKIPS), and one without.
+  const DOWN = "tests/e2e/database-down.spec.ts";
+  const onDisk = { vitest: ["tests/unit/u.test.ts", "tests/integration/a.test.ts"], browser: ["tests/e2e/x.spec.ts", DOWN] };
+  const records = (embedded: RunSummaryRecord["files"], postgres: RunSummaryRecord["files"], vitest: RunSummaryRecord["files"] = { "tests/unit/u.test.ts": ok(9), "tests/integration/a.test.ts": ok(4) }) => [
+    vitestSummary(vitest),
+    pass("embedded", embedded),
+    pass("postgres", postgres),
+  ];
+  const complete = records({ "tests/e2e/x.spec.ts": ok(3), [DOWN]: { passed: 2, failed: 0, skipped: 1 } }, { "tests/e2e/x.spec.ts": ok(3), [DOWN]: ok(3) });
+
+  it("passes a full run whose only skip is the listed one", () => {
+    expect(completenessProblems(complete, onDisk)).toEqual([]);
+  });
+
+  it("fails when a stray .only left a spec file out of both passes", () => {
+    const only = records({ [DOWN]: { passed: 2, failed: 0, skipped: 1 } }, { [DOWN]: ok(3) });
+    expect(completenessProblems(only, onDisk)).toEqual([
+      "tests/e2e/x.spec.ts: not run by the embedded browser pass",
+      "tests/e2e/x.spec.ts: not run by the PostgreSQL browser pass",
+    ]);
+  });
+
+  it("fails on a skip nobody listed, in either pass, and on a listed skip that did not happen", () => {
+    const skipped = records({ "tests/e2e/x.spec.ts": { passed: 2, failed: 0, skipped: 1 }, [DOWN]: ok(3) }, { "tests/e2e/x.spec.ts": { passed: 2, failed: 0, skipped: 1 }, [DOWN]: ok(3) });
+    expect(completenessProblems(skipped, onDisk)).toEqual([
+      "tests/e2e/x.spec.ts: 1 skipped in the embedded browser pass, 0 expected (tests/ledger/verdict.ts EXPECTED_SKIPS)",
+      `${DOWN}: 0 skipped in the embedded browser pass, 1 expected (tests/ledger/verdict.ts EXPECTED_SKIPS)`,
+      "tests/e2e/x.spec.ts: 1 skipped in the PostgreSQL browser pass, 0 expected (tests/ledger/verdict.ts EXPECTED_SKIPS)",
+    ]);
+  });
+
+  it("fails when vitest left out a unit or integration file, or skipped a test", () => {
+    const partial = records({ "tests/e2e/x.spec.ts": ok(3), [DOWN]: { passed: 2, failed: 0, skipped: 1 } }, { "tests/e2e/x.spec.ts": ok(3), [DOWN]: ok(3) }, { "tests/integration/a.test.ts": { passed: 3, failed: 0, skipped: 1 } });
+    expect(completenessProblems(partial, onDisk)).toEqual([
+      "tests/unit/u.test.ts: not run by vitest",
+      "tests/integration/a.test.ts: 1 skipped in vitest, 0 expected (tests/ledger/verdict.ts EXPECTED_SKIPS)",
+    ]);
+  });
+
+  it("closes with each pass's counts and one line a CI log reader can take in at a glance", () => {
+    expect(closingLines(complete)).toEqual([
+      "unit and integration (vitest): 2 files, 13 passed, 0 failed, 0 skipped",
+      "browser, embedded engine (playwright): 2 files, 5 passed, 0 failed, 1 skipped",
+      "browser, PostgreSQL server (playwright): 2 files, 6 passed, 0 failed, 0 skipped",
+      "24 passed, 0 failed, 1 skipped",
+    ]);
   });
 });
