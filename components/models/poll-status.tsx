@@ -23,6 +23,12 @@ export function PollStatus({ lastPoll, lastSuccessAt }: Props) {
       <span className="block text-slate-600">
         {lastSuccessAt ? `Stale since ${formatUtc(lastSuccessAt)} (last successful poll)` : "No successful poll yet"}
       </span>
+      {lastPoll.errorKind === "network" && (
+        <span className="block text-slate-700">
+          OpenRouter cannot be reached from this machine. Check its internet connection (or proxy and firewall); to try Routeboard without
+          OpenRouter, run <code className="font-mono">npm run demo</code>, which serves recorded data from a local replica.
+        </span>
+      )}
     </span>
   );
 }

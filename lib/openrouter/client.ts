@@ -128,7 +128,7 @@ export function createOpenRouterRequest(options: OpenRouterClientOptions): OpenR
     } catch (err) {
       const error = isTimeout(err)
         ? new OpenRouterError("timeout", `No answer from ${path} within ${timeoutMs} ms`, attempt)
-        : new OpenRouterError("network", `Could not reach ${url}: ${networkReason(err)}`, attempt);
+        : new OpenRouterError("network", `Could not reach ${url}: ${networkReason(err, url)}`, attempt);
       return { ok: false, error, retryable: true, waitMs: null };
     }
     if (response.ok) {
@@ -155,7 +155,7 @@ export function createOpenRouterRequest(options: OpenRouterClientOptions): OpenR
       if (attempt >= attemptsAllowed) {
         throw new OpenRouterError(
           error.kind,
-          `${error.message} (gave up after ${attempt} attempts)`,
+          `${error.message} (gave up after ${attempt} attempt${attempt === 1 ? "" : "s"})`,
           attempt,
           error.status,
           error.retryAfterMs,
@@ -205,10 +205,25 @@ function isTimeout(err: unknown): boolean {
   return err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
 }
 
-function networkReason(err: unknown): string {
-  if (err instanceof Error) {
-    const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
-    return cause?.code ?? cause?.message ?? err.message;
+/** Why a request never got an answer, in words, with the system's code kept for a search. */
+export function networkReason(err: unknown, url: string): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+  const code = cause?.code;
+  const host = new URL(url).host;
+  switch (code) {
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `the name ${new URL(url).hostname} could not be looked up (${code}): this machine has no working DNS or no internet connection`;
+    case "ECONNREFUSED":
+      return `nothing accepted the connection at ${host} (${code})`;
+    case "ECONNRESET":
+      return `the connection to ${host} was reset (${code})`;
+    case "ETIMEDOUT":
+    case "ENETUNREACH":
+    case "EHOSTUNREACH":
+      return `the network cannot reach ${host} (${code}): no internet connection, or a firewall`;
+    default:
+      return code ?? cause?.message ?? err.message;
   }
-  return String(err);
 }

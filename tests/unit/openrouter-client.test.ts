@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../helpers/ports";
 import { createOpenRouterClient, normaliseModelId, retryAfterMs } from "@/lib/openrouter/client";
 import { OpenRouterError } from "@/lib/openrouter/errors";
 import { pricePerMillion } from "@/lib/openrouter/schemas";
@@ -98,9 +99,24 @@ describe("OpenRouter client against the replica", () => {
     expect((err as Error).message).toContain("gave up after 3 attempts");
   });
 
-  it("reports a refused connection as a network error", async () => {
-    const closed = createOpenRouterClient({ baseUrl: "http://127.0.0.1:9/api/v1", maxAttempts: 2, baseDelayMs: 1 });
-    await expect(closed.models()).rejects.toMatchObject({ kind: "network", attempts: 2 });
+  it("reports a refused connection as a network error, in words", async () => {
+    const port = await freePort(); // free a moment ago: nothing listens there
+    const closed = createOpenRouterClient({ baseUrl: `http://127.0.0.1:${port}/api/v1`, maxAttempts: 2, baseDelayMs: 1 });
+    await expect(closed.models()).rejects.toMatchObject({
+      kind: "network",
+      attempts: 2,
+      message: `Could not reach http://127.0.0.1:${port}/api/v1/models: nothing accepted the connection at 127.0.0.1:${port} (ECONNREFUSED) (gave up after 2 attempts)`,
+    });
+  });
+
+  it("says a name that cannot be looked up means no DNS or no internet (the offline first run)", async () => {
+    // .invalid never resolves (RFC 2606), with or without internet.
+    const offline = createOpenRouterClient({ baseUrl: "http://openrouter.invalid/api/v1", maxAttempts: 1, baseDelayMs: 1 });
+    const failed = await offline.models().catch((err: unknown) => err);
+    expect(failed).toMatchObject({ kind: "network", attempts: 1 });
+    expect((failed as Error).message).toMatch(
+      /^Could not reach http:\/\/openrouter\.invalid\/api\/v1\/models: the name openrouter\.invalid could not be looked up \((ENOTFOUND|EAI_AGAIN)\): this machine has no working DNS or no internet connection$/,
+    );
   });
 
   it("refuses to wait for an over-long Retry-After", async () => {
