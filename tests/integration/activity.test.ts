@@ -19,6 +19,8 @@ import { engines } from "../helpers/db";
 // endpoint; a day read again replaces itself; read at most hourly; a failure changes nothing stored.
 
 const KIMI = "moonshotai/kimi-k2.5";
+const GLM = "z-ai/glm-5";
+const LLAMA = "meta-llama/llama-3.3-70b-instruct";
 const HOUR = 3_600_000;
 
 describe.each(engines)("OpenRouter activity on $name PostgreSQL", (engine) => {
@@ -91,12 +93,13 @@ describe.each(engines)("OpenRouter activity on $name PostgreSQL", (engine) => {
     await importActivity(opened.db, management());
     const providers = await activityByProvider(opened.db);
     const deepinfra = providers.find((p) => p.provider === "DeepInfra");
-    expect(deepinfra).toMatchObject({ listedInputPerM: "0.45", listedOutputPerM: "2.25" });
+    expect(deepinfra?.models).toHaveLength(1);
+    expect(deepinfra?.models[0]).toMatchObject({ model: KIMI, listedInputPerM: "0.45", listedOutputPerM: "2.25" });
     // the replica's history charged input at 92% of the listed price (cache hits): actual < listed
     const listed = new Decimal(deepinfra?.promptTokens ?? 0).times("0.45").plus(new Decimal(deepinfra?.completionTokens ?? 0).times("2.25")).div(1_000_000);
     expect(deepinfra?.listedUsd).toBe(listed.toFixed(2));
     expect(new Decimal(deepinfra?.ratio ?? 1).lt(1)).toBe(true);
-    expect(new Decimal(deepinfra?.actualOutputPerM ?? 0).lt("2.25")).toBe(true);
+    expect(new Decimal(deepinfra?.models[0].actualOutputPerM ?? 0).lt("2.25")).toBe(true);
   });
 
   it("reads at most once an hour, with the pipeline key's usage alongside", async () => {
@@ -155,5 +158,64 @@ describe.each(engines)("OpenRouter activity on $name PostgreSQL", (engine) => {
     const status = await activityStatus(opened.db);
     expect(status.lastOk?.at).toBe(now.toISOString());
     expect(status.lastFailure?.error).toMatch(kind === "hang" ? /No answer/ : new RegExp(`HTTP ${kind}`));
+  });
+});
+
+// The replica's "list" history bills every charge at exactly its listed price, with two models at
+// DeepInfra and Novita and a model nobody watches at Together. Every provider must then come out at
+// exactly 100% of list: each (provider, model, endpoint) is compared with its own model's price.
+describe.each(engines)("actual against listed prices on $name PostgreSQL, billed exactly at list", (engine) => {
+  let opened: OpenedDb;
+  let replica: Replica;
+  const management = () =>
+    createManagementClient({ baseUrl: replica.baseUrl, apiKey: `${MANAGEMENT_KEY_PREFIX}list-test`, timeoutMs: 3000, baseDelayMs: 1, maxAttempts: 2, sleep: async () => undefined });
+
+  beforeAll(async () => {
+    [opened, replica] = await Promise.all([engine.open(), startReplica(0, "127.0.0.1", { activityBilling: "list" })]);
+    await seedWatchedModels(opened.db, [KIMI, GLM]);
+    await runPollCycle(opened.db, createOpenRouterClient({ baseUrl: replica.baseUrl, apiKey: "test" }), { trigger: "test" });
+  });
+  afterAll(async () => {
+    await Promise.all([opened?.close(), replica?.close()]);
+  });
+
+  it("shows every provider at exactly 100.0% of its listed prices, each model at its own price", async () => {
+    const now = new Date();
+    await importActivity(opened.db, management(), now);
+    const providers = await activityByProvider(opened.db, now);
+
+    // The listed prices, as replica/data/kimi-k2.5.ts and glm-5.ts give them (USD per million in · out).
+    const prices = Object.fromEntries(providers.map((p) => [p.provider, p.models.map((m) => [m.model, m.listedInputPerM, m.listedOutputPerM])]));
+    expect(prices).toEqual({
+      DeepInfra: expect.arrayContaining([[KIMI, "0.45", "2.25"], [GLM, "0.80", "2.56"]]),
+      Novita: expect.arrayContaining([[KIMI, "0.60", "3.00"], [GLM, "1.20", "3.80"]]),
+      Fireworks: [[KIMI, "0.60", "3.00"]],
+      Parasail: [[KIMI, "0.60", "2.80"]],
+      Together: expect.arrayContaining([[KIMI, "0.50", "2.80"], [LLAMA, null, null]]),
+    });
+    expect(providers.find((p) => p.provider === "DeepInfra")?.models).toHaveLength(2);
+    expect(providers.find((p) => p.provider === "Novita")?.models).toHaveLength(2);
+    expect(providers.find((p) => p.provider === "Together")?.models).toHaveLength(2);
+
+    // Billed at list: actual ÷ listed is exactly 1 for every provider and every listed model.
+    expect(Object.fromEntries(providers.map((p) => [p.provider, p.ratio]))).toEqual({
+      DeepInfra: "1.0000", Novita: "1.0000", Fireworks: "1.0000", Parasail: "1.0000", Together: "1.0000",
+    });
+    for (const p of providers) {
+      for (const m of p.models.filter((m) => m.listedInputPerM !== null)) {
+        expect(m, `${p.provider} ${m.model}`).toMatchObject({ ratio: "1.0000", listedUsd: m.actualUsd, actualInputPerM: m.listedInputPerM, actualOutputPerM: m.listedOutputPerM });
+      }
+    }
+
+    // Together's unwatched model is charged but has no listed price: shown apart, outside the ratio.
+    // Its charge, summed from the replica's own rows (not through the app's queries):
+    const raw = (await (await fetch(`${replica.baseUrl}/activity`, { headers: { authorization: `Bearer ${MANAGEMENT_KEY_PREFIX}list-test` } })).json()) as {
+      data: Array<{ model: string; provider_name: string; usage: number }>;
+    };
+    const llamaTotal = raw.data.filter((r) => r.model === LLAMA).reduce((sum, r) => sum.plus(String(r.usage)), new Decimal(0));
+    expect(llamaTotal.gt(0)).toBe(true);
+    const together = providers.find((p) => p.provider === "Together");
+    expect(together?.unlistedUsd).toBe(llamaTotal.toFixed(2));
+    expect(providers.filter((p) => p.provider !== "Together").every((p) => p.unlistedUsd === "0.00" && p.listedUsd === p.actualUsd)).toBe(true);
   });
 });

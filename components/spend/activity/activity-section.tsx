@@ -54,8 +54,10 @@ export async function ActivitySection({ db }: { db: Db }) {
           )}
           <h3 className="text-sm font-semibold text-slate-700">Actual against listed prices</h3>
           <p className="text-xs text-slate-600">
-            OpenRouter reports one charge per day and endpoint, not split into input and output, so the actual $/M are the listed prices scaled by
-            actual ÷ listed (in brackets). The difference shows reasoning tokens, cache hits and price changes.
+            Each model a provider served is compared with that model’s own listed price at that provider, then added up per provider; a model
+            without a listed price is shown apart and left out of “Actual ÷ listed”. OpenRouter reports one charge per day and endpoint, not split
+            into input and output, so the actual $/M are the listed prices scaled by actual ÷ listed. The difference shows reasoning tokens, cache hits
+            and price changes.
           </p>
           <ActualPricesTable rows={perProvider} />
         </>
