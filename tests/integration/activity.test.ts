@@ -121,17 +121,21 @@ describe.each(engines)("OpenRouter activity on $name PostgreSQL", (engine) => {
     await importActivity(opened.db, management(), now);
     const perDay = await activityByDayAndProvider(opened.db, now);
     const totalOn = (date: string) => perDay.filter((r) => r.date === date).reduce((sum, r) => sum.plus(r.usageUsd), new Decimal(0));
-    const [agreeDay, differDay] = [...new Set(perDay.map((r) => r.date))].slice(-2);
+    const [centsDay, agreeDay, differDay] = [...new Set(perDay.map((r) => r.date))].slice(-3);
     const agreeTotal = totalOn(agreeDay);
     const differTotal = totalOn(differDay);
+    const centsTotal = totalOn(centsDay);
     // The pipeline's records: the whole of one day (in two records), and a day where $1.00 is missing.
     const half = agreeTotal.div(2).toDecimalPlaces(8);
     const lines = [
       { id: "r1", provider: "DeepInfra", input_tokens: 1, output_tokens: 1, cost: half.toFixed(), occurred_at: `${agreeDay}T03:00:00Z` },
       { id: "r2", provider: "Parasail", input_tokens: 1, output_tokens: 1, cost: agreeTotal.minus(half).toFixed(), occurred_at: `${agreeDay}T17:00:00Z` },
       { id: "r3", provider: "DeepInfra", input_tokens: 1, output_tokens: 1, cost: differTotal.minus(1).toFixed(), occurred_at: `${differDay}T09:30:00Z` },
+      // two cents short: well under 1% of a day of several dollars, but over $0.01
+      { id: "r4", provider: "Together", input_tokens: 1, output_tokens: 1, cost: centsTotal.minus("0.02").toFixed(), occurred_at: `${centsDay}T12:00:00Z` },
     ];
-    expect((await importUsage(opened.db, "run.jsonl", lines.map((l) => JSON.stringify(l)).join("\n"))).accepted).toBe(3);
+    expect(centsTotal.gt(2)).toBe(true);
+    expect((await importUsage(opened.db, "run.jsonl", lines.map((l) => JSON.stringify(l)).join("\n"))).accepted).toBe(4);
     // The key's own view of the agreeing day, read late that day: off by less than a cent.
     const key = (await management().listKeys()).data[0];
     await choosePipelineKey(opened.db, key, "ana");
@@ -143,8 +147,14 @@ describe.each(engines)("OpenRouter activity on $name PostgreSQL", (engine) => {
     expect(agree).toMatchObject({ importedUsd: agreeTotal.toFixed(2), activityUsd: agreeTotal.toFixed(2), importedRecords: 2, flagged: false, incomplete: false });
     expect(agree?.keyUsd).toBe(agreeTotal.plus("0.004").toFixed(2));
     expect(differ).toMatchObject({ importedUsd: differTotal.minus(1).toFixed(2), activityUsd: differTotal.toFixed(2), keyUsd: null, flagged: true, largestGapUsd: "1.00" });
-    // Days with activity only are listed, not flagged.
-    expect(days.filter((d) => d.flagged).map((d) => d.date)).toEqual([differDay]);
+    expect(days.find((d) => d.date === centsDay)).toMatchObject({ importedUsd: centsTotal.minus("0.02").toFixed(2), activityUsd: centsTotal.toFixed(2), flagged: true, largestGapUsd: "0.02", onlyView: null });
+    expect(days.filter((d) => d.flagged).map((d) => d.date)).toEqual([differDay, centsDay]);
+    // Days with activity only are listed too, labelled with the one view they have, and not flagged.
+    const activityDays = new Set(perDay.map((r) => r.date));
+    const single = days.filter((d) => d.onlyView !== null);
+    expect(single.map((d) => d.date).sort()).toEqual([...activityDays].filter((d) => ![centsDay, agreeDay, differDay].includes(d)).sort());
+    expect(single.every((d) => d.onlyView === "activity" && !d.flagged && d.largestGapUsd === null && d.importedUsd === null && d.keyUsd === null)).toBe(true);
+    expect(days).toHaveLength(activityDays.size);
   });
 
   it.each(["401", "429", "500", "hang"] as const)("a failed read (%s) changes nothing stored and is remembered for the page", async (kind) => {

@@ -1,6 +1,6 @@
 import Decimal from "decimal.js";
 import type { ProviderActualPrice } from "@/lib/activity/queries";
-import type { ReconciledDay } from "@/lib/activity/reconcile";
+import type { ReconciledDay, ReconcileView } from "@/lib/activity/reconcile";
 import { CompactTable, numCell } from "../../ui/compact-table";
 
 const dollars = (v: string | null) => (v === null ? "—" : `$${v}`);
@@ -64,11 +64,17 @@ export function ActualPricesTable({ rows }: { rows: ProviderActualPrice[] }) {
   );
 }
 
-/** The three views of each day's money side by side, with the days that disagree flagged. */
-export function ReconciliationTable({ days, pipelineKeyChosen }: { days: ReconciledDay[]; pipelineKeyChosen: boolean }) {
+const VIEW_LABEL: Record<ReconcileView, string> = {
+  imported: "imported records only",
+  activity: "OpenRouter activity only",
+  key: "pipeline key usage only",
+};
+
+/** The three views of each day's money side by side, with the days that disagree flagged and a day with one view labelled. */
+export function ReconciliationTable({ days, pipelineKeyChosen, label = "Reconciliation" }: { days: ReconciledDay[]; pipelineKeyChosen: boolean; label?: string }) {
   return (
     <CompactTable
-      label="Reconciliation"
+      label={label}
       columns={[
         "Day (UTC)",
         { label: "Imported records", numeric: true },
@@ -92,8 +98,8 @@ export function ReconciliationTable({ days, pipelineKeyChosen }: { days: Reconci
           <td className="px-2 py-1.5">
             {d.flagged ? (
               <span className="font-medium text-red-800">differs by ${d.largestGapUsd}</span>
-            ) : d.largestGapUsd === null ? (
-              <span className="text-slate-500">one view only</span>
+            ) : d.onlyView !== null ? (
+              <span className="text-slate-600">{VIEW_LABEL[d.onlyView]}: nothing to compare</span>
             ) : (
               <span className="text-emerald-700">agrees</span>
             )}
