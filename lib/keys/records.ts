@@ -67,6 +67,7 @@ export async function recordKeyUsage(db: Db, key: ManagedKey, demo: boolean, obs
         usageDaily: dec(key.usage_daily),
         limit: dec(key.limit),
         limitRemaining: dec(key.limit_remaining),
+        limitReset: key.limit_reset ?? null,
         disabled: key.disabled,
         demo,
       },

@@ -130,6 +130,40 @@ describe.each(engines)("OpenRouter keys on $name PostgreSQL", (engine) => {
     ]);
   });
 
+  it("during a management-API failure the budget guard gives the pipeline key's last reading, marked stale with its age, and says the read failed", async () => {
+    const hash = await seededPipelineHash();
+    await choosePipelineKey(opened.db, { hash, name: "Batch pipeline" }, "ana");
+    // No reading stored yet: nothing to fall back on, and the answer says why.
+    await injectFault(replica.url, { kind: "500", path: "/keys", times: 100 });
+    const unread = await budgetGuard(opened.db, management());
+    expect(unread).toMatchObject({ pipelineKey: null, keyReadError: expect.stringMatching(/HTTP 500/), ok: true, reason: expect.stringMatching(/could not be read .* no stored reading/) });
+    await resetReplica(replica.url);
+
+    await setKeyLimit(opened.db, management(), { hash, limitUsd: "50", actor: "ana" }); // stores a reading
+    const reading = await opened.db.keyUsageSnapshot.findFirstOrThrow({ orderBy: { id: "desc" } });
+    const later = new Date(reading.observedAt.getTime() + 90_000);
+
+    const fresh = await budgetGuard(opened.db, management(), later);
+    expect(fresh).toMatchObject({ keyReadError: null, pipelineKey: { hash, limit: "50", limitRemaining: "8.63", limitReset: null, disabled: false, readAt: later.toISOString(), ageSeconds: 0, stale: false } });
+
+    await injectFault(replica.url, { kind: "500", path: "/keys", times: 100 });
+    const stale = await budgetGuard(opened.db, management(), later);
+    expect(stale).toMatchObject({
+      keyReadError: expect.stringMatching(/HTTP 500/),
+      pipelineKey: { hash, limit: "50", limitRemaining: "8.63", limitReset: null, disabled: false, readAt: reading.observedAt.toISOString(), ageSeconds: 90, stale: true },
+      ok: true,
+      reason: expect.stringMatching(/\$8\.63 left under its limit \(as last read, .* UTC; the key could not be read now: .*HTTP 500/),
+    });
+    await resetReplica(replica.url);
+
+    // A key last seen disabled still stops the pipeline while it cannot be read.
+    await setKeyDisabled(opened.db, management(), { hash, disabled: true, actor: "ana" });
+    await injectFault(replica.url, { kind: "hang", path: "/keys", times: 100 });
+    const stopped = await budgetGuard(opened.db, management());
+    expect(stopped).toMatchObject({ ok: false, keyReadError: expect.stringMatching(/No answer/), pipelineKey: { disabled: true, stale: true } });
+    expect(stopped.reason).toMatch(/^The pipeline key is disabled .*as last read/);
+  });
+
   it.each(["401", "429", "500", "hang"] as const)("a management-key failure (%s) changes nothing stored", async (kind) => {
     const hash = await seededPipelineHash();
     await setKeyLimit(opened.db, management(), { hash, limitUsd: "50", actor: "ana" });
