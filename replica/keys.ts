@@ -17,6 +17,9 @@ export const MANAGEMENT_KEY_PREFIX = "sk-or-v1-mgmt-";
 /** The seeded pipeline key's secret, so that a demo or a test can call chat completions with it. */
 export const SEEDED_PIPELINE_SECRET = "sk-or-v1-replica-pipeline-0000000000000001";
 
+/** A seeded key whose $5 limit resets daily (OpenRouter's limit_reset), for tests of enforcing a budget on it. */
+export const SEEDED_DAILY_SECRET = "sk-or-v1-replica-nightly-000000000000000003";
+
 export interface ReplicaKey {
   hash: string;
   secret: string;
@@ -73,13 +76,13 @@ function label(secret: string): string {
 
 export function freshAccount(activityBilling: ActivityBilling = "recorded"): AccountState {
   const createdAt = "2026-10-01T09:00:00.000Z";
-  const seeded = (secret: string, name: string, usage: string, limit: string | null): ReplicaKey => ({
+  const seeded = (secret: string, name: string, usage: string, limit: string | null, limitReset: ReplicaKey["limitReset"] = null): ReplicaKey => ({
     hash: hashOf(secret),
     secret,
     name,
     disabled: false,
     limit: limit === null ? null : new Decimal(limit),
-    limitReset: null,
+    limitReset,
     includeByokInLimit: false,
     usage: new Decimal(usage),
     historicUsage: new Decimal(usage),
@@ -90,10 +93,21 @@ export function freshAccount(activityBilling: ActivityBilling = "recorded"): Acc
     keys: [
       seeded(SEEDED_PIPELINE_SECRET, "Batch pipeline", "41.37", null),
       seeded("sk-or-v1-replica-notebook-00000000000000002", "Research notebook", "3.125", "20"),
+      // $5 a day: $12.40 spent on earlier days does not count against today's limit.
+      seeded(SEEDED_DAILY_SECRET, "Nightly evals", "12.40", "5", "daily"),
     ],
     liveActivity: [],
     activityBilling,
   };
+}
+
+/**
+ * What counts against the key's limit, as OpenRouter documents limit_reset: with a reset, the usage
+ * of the current day, week or month (UTC); without one, all the key's usage. The replica spends only
+ * "today", so every window holds what was spent since it started and none of the seeded history.
+ */
+function usageAgainstLimit(key: ReplicaKey): Decimal {
+  return key.limitReset === null ? key.usage : key.usage.minus(key.historicUsage);
 }
 
 export function keyJson(key: ReplicaKey) {
@@ -104,7 +118,7 @@ export function keyJson(key: ReplicaKey) {
     label: label(key.secret),
     disabled: key.disabled,
     limit: key.limit === null ? null : key.limit.toNumber(),
-    limit_remaining: key.limit === null ? null : Decimal.max(0, key.limit.minus(key.usage)).toNumber(),
+    limit_remaining: key.limit === null ? null : Decimal.max(0, key.limit.minus(usageAgainstLimit(key))).toNumber(),
     limit_reset: key.limitReset,
     include_byok_in_limit: key.includeByokInLimit,
     usage,
@@ -328,8 +342,9 @@ export function chargeChatCompletion(account: AccountState, authorization: strin
   const key = account.keys.find((k) => k.secret === secret);
   if (!key) return { refusal: error(401, "User not found") };
   if (key.disabled) return { refusal: error(403, "This API key is disabled") };
-  if (key.limit !== null && key.usage.gte(key.limit)) {
-    return { refusal: error(402, `This key has reached its limit of $${key.limit.toFixed()}; raise it at https://openrouter.ai/settings/keys`) };
+  if (key.limit !== null && usageAgainstLimit(key).gte(key.limit)) {
+    const per = key.limitReset === null ? "" : ` for this ${{ daily: "day", weekly: "week", monthly: "month" }[key.limitReset]}`;
+    return { refusal: error(402, `This key has reached its limit of $${key.limit.toFixed()}${per}; raise it at https://openrouter.ai/settings/keys`) };
   }
   key.usage = key.usage.plus(CHAT_COST_USD);
   const date = utcDay(now);
