@@ -12,7 +12,7 @@ import { createManagementClient } from "@/lib/openrouter/management";
 import { runPollCycle } from "@/lib/poller/cycle";
 import { seedWatchedModels } from "@/lib/watched-models";
 import { MANAGEMENT_KEY_PREFIX, SEEDED_PIPELINE_SECRET } from "@/replica/keys";
-import { injectFault, resetReplica, startReplica, type Replica } from "@/replica/server";
+import { injectFault, patchReplica, resetReplica, startReplica, type Replica } from "@/replica/server";
 import { engines } from "../helpers/db";
 
 // OpenRouter's /activity through a management key, against the replica: stored per day, model and
@@ -227,5 +227,19 @@ describe.each(engines)("actual against listed prices on $name PostgreSQL, billed
     const together = providers.find((p) => p.provider === "Together");
     expect(together?.unlistedUsd).toBe(llamaTotal.toFixed(2));
     expect(providers.filter((p) => p.provider !== "Together").every((p) => p.unlistedUsd === "0.00" && p.listedUsd === p.actualUsd)).toBe(true);
+  });
+
+  it("gives no listed price where the provider lists the model at two endpoints with two prices (activity does not say which served)", async () => {
+    // Novita starts listing Kimi K2.5 at a second endpoint, at other prices ($/token: 0.40 and 2.00 per million).
+    await patchReplica(replica.url, { model: KIMI, tag: "novita/fp8", set: { provider_name: "Novita", name: "Novita | moonshotai/kimi-k2.5-20260127", quantization: "fp8", pricing: { prompt: "0.0000004", completion: "0.000002", request: "0", image: "0" } } });
+    await runPollCycle(opened.db, createOpenRouterClient({ baseUrl: replica.baseUrl, apiKey: "test" }), { trigger: "test" });
+    const now = new Date();
+    await importActivity(opened.db, management(), now);
+    const novita = (await activityByProvider(opened.db, now)).find((p) => p.provider === "Novita");
+    expect(novita?.models.find((m) => m.model === KIMI)).toMatchObject({ listedInputPerM: null, listedOutputPerM: null, listedUsd: null, ratio: null });
+    // GLM-5 at Novita still has one price: the ratio is over it alone, and Kimi's charge is shown apart.
+    expect(novita?.models.find((m) => m.model === GLM)).toMatchObject({ listedInputPerM: "1.20", listedOutputPerM: "3.80", ratio: "1.0000" });
+    expect(novita?.ratio).toBe("1.0000");
+    expect(novita?.unlistedUsd).toBe(novita?.models.find((m) => m.model === KIMI)?.actualUsd);
   });
 });
