@@ -2,6 +2,9 @@ import "server-only";
 import { z } from "zod";
 
 // The one place that reads process.env. Everything else imports `env`.
+
+/** A non-negative decimal kept as text, so that money and percentages never pass through a float. */
+const decimalText = (example: string) => z.string().trim().regex(/^\d+(\.\d+)?$/, `must be a non-negative decimal: ${example}`);
 const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   EMBEDDED_DB_DIR: z.string().min(1).default("./data/pglite"),
@@ -30,15 +33,18 @@ const schema = z.object({
   PUBLIC_URL: z.string().url().default("http://localhost:3000"),
   /** Lets alert webhooks reach loopback, private and link-local addresses (tests, demo, a receiver on the LAN on purpose). */
   ALLOW_PRIVATE_WEBHOOKS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  /** Reconciliation flags a day whose views differ by more than this percentage of the larger one… */
+  RECONCILE_TOLERANCE_PERCENT: decimalText("a percentage such as 1 or 0.5").refine((v) => Number(v) <= 100, "must be at most 100").default("1"),
+  /** …or by more than this many dollars (either one is enough). */
+  RECONCILE_TOLERANCE_USD: decimalText("an amount in USD such as 0.01").default("0.01"),
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
 });
 
 export type Env = z.infer<typeof schema>;
 
-function load(): Env {
-  const raw = Object.fromEntries(
-    Object.entries(process.env).filter(([, v]) => v !== undefined && v !== ""),
-  );
+/** Validates settings (unset and empty ones take their defaults); throws naming every bad one. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const raw = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
@@ -47,7 +53,7 @@ function load(): Env {
   return parsed.data;
 }
 
-export const env: Env = load();
+export const env: Env = parseEnv(process.env);
 
 export function watchedModelSeed(): string[] {
   return env.WATCHED_MODELS.split(",")

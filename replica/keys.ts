@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import Decimal from "decimal.js";
-import { kimiK25, type ProviderSeed } from "./data/kimi-k2.5";
+import { glm5 } from "./data/glm-5";
+import { kimiK25, type ModelSeed, type ProviderSeed } from "./data/kimi-k2.5";
 
 // The replica's account: API keys managed through a management key (GET/POST /keys,
 // GET/PATCH/DELETE /keys/{hash}), the account's daily activity (GET /activity), and a minimal
@@ -15,6 +16,9 @@ import { kimiK25, type ProviderSeed } from "./data/kimi-k2.5";
 export const MANAGEMENT_KEY_PREFIX = "sk-or-v1-mgmt-";
 /** The seeded pipeline key's secret, so that a demo or a test can call chat completions with it. */
 export const SEEDED_PIPELINE_SECRET = "sk-or-v1-replica-pipeline-0000000000000001";
+
+/** A seeded key whose $5 limit resets daily (OpenRouter's limit_reset), for tests of enforcing a budget on it. */
+export const SEEDED_DAILY_SECRET = "sk-or-v1-replica-nightly-000000000000000003";
 
 export interface ReplicaKey {
   hash: string;
@@ -45,8 +49,17 @@ export interface ActivityRow {
   reasoning_tokens: number;
 }
 
+/**
+ * How the seeded activity history bills: "recorded" (the default: Kimi K2.5 at four providers, input
+ * a little under its listed price, as cache hits make it) or "list" (exactly the listed prices, at
+ * five providers, with GLM-5 served at two of them and an unwatched model at one: what a check of
+ * "actual against listed" must answer 100% for).
+ */
+export type ActivityBilling = "recorded" | "list";
+
 export interface AccountState {
   keys: ReplicaKey[];
+  activityBilling: ActivityBilling;
   /** Chat completions served today (UTC), by day and endpoint: they join the seeded history. */
   liveActivity: ActivityRow[];
 }
@@ -61,15 +74,15 @@ function label(secret: string): string {
   return `${secret.slice(0, 12)}...${secret.slice(-3)}`;
 }
 
-export function freshAccount(): AccountState {
+export function freshAccount(activityBilling: ActivityBilling = "recorded"): AccountState {
   const createdAt = "2026-10-01T09:00:00.000Z";
-  const seeded = (secret: string, name: string, usage: string, limit: string | null): ReplicaKey => ({
+  const seeded = (secret: string, name: string, usage: string, limit: string | null, limitReset: ReplicaKey["limitReset"] = null): ReplicaKey => ({
     hash: hashOf(secret),
     secret,
     name,
     disabled: false,
     limit: limit === null ? null : new Decimal(limit),
-    limitReset: null,
+    limitReset,
     includeByokInLimit: false,
     usage: new Decimal(usage),
     historicUsage: new Decimal(usage),
@@ -80,9 +93,21 @@ export function freshAccount(): AccountState {
     keys: [
       seeded(SEEDED_PIPELINE_SECRET, "Batch pipeline", "41.37", null),
       seeded("sk-or-v1-replica-notebook-00000000000000002", "Research notebook", "3.125", "20"),
+      // $5 a day: $12.40 spent on earlier days does not count against today's limit.
+      seeded(SEEDED_DAILY_SECRET, "Nightly evals", "12.40", "5", "daily"),
     ],
     liveActivity: [],
+    activityBilling,
   };
+}
+
+/**
+ * What counts against the key's limit, as OpenRouter documents limit_reset: with a reset, the usage
+ * of the current day, week or month (UTC); without one, all the key's usage. The replica spends only
+ * "today", so every window holds what was spent since it started and none of the seeded history.
+ */
+function usageAgainstLimit(key: ReplicaKey): Decimal {
+  return key.limitReset === null ? key.usage : key.usage.minus(key.historicUsage);
 }
 
 export function keyJson(key: ReplicaKey) {
@@ -93,7 +118,7 @@ export function keyJson(key: ReplicaKey) {
     label: label(key.secret),
     disabled: key.disabled,
     limit: key.limit === null ? null : key.limit.toNumber(),
-    limit_remaining: key.limit === null ? null : Decimal.max(0, key.limit.minus(key.usage)).toNumber(),
+    limit_remaining: key.limit === null ? null : Decimal.max(0, key.limit.minus(usageAgainstLimit(key))).toNumber(),
     limit_reset: key.limitReset,
     include_byok_in_limit: key.includeByokInLimit,
     usage,
@@ -231,28 +256,50 @@ export function handleAccountRequest(
 
 const ACTIVE_PROVIDERS: ProviderSeed[] = kimiK25.providers.filter((p) => ["DeepInfra", "Parasail", "Together", "Fireworks"].includes(p.provider));
 
+/** A model endpoint the "list" history bills: Kimi K2.5 and GLM-5 at their listed prices, and one model nobody watches. */
+interface BilledEndpoint {
+  model: string;
+  permaslug: string;
+  provider: ProviderSeed;
+}
+
+const UNWATCHED_MODEL = { id: "meta-llama/llama-3.3-70b-instruct", permaslug: "meta-llama/llama-3.3-70b-instruct" };
+const seedAt = (model: ModelSeed, provider: string): ProviderSeed => model.providers.find((p) => p.provider === provider) as ProviderSeed;
+const LIST_BILLED: BilledEndpoint[] = [
+  ...["DeepInfra", "Parasail", "Together", "Fireworks", "Novita"].map((provider) => ({ model: kimiK25.id, permaslug: kimiK25.permaslug, provider: seedAt(kimiK25, provider) })),
+  ...["DeepInfra", "Novita"].map((provider) => ({ model: glm5.id, permaslug: glm5.permaslug, provider: seedAt(glm5, provider) })),
+  {
+    model: UNWATCHED_MODEL.id,
+    permaslug: UNWATCHED_MODEL.permaslug,
+    provider: { ...seedAt(kimiK25, "Together"), tag: "together/llama", inputPerM: "0.88", outputPerM: "0.88" },
+  },
+];
+
 function utcDay(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
 /** A deterministic day of history: the same date always gives the same rows. */
-function seededDay(date: string): ActivityRow[] {
+function seededDay(date: string, billing: ActivityBilling): ActivityRow[] {
   const dayNumber = Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY);
-  return ACTIVE_PROVIDERS.flatMap((p, index) => {
+  const billed: BilledEndpoint[] = billing === "list" ? LIST_BILLED : ACTIVE_PROVIDERS.map((provider) => ({ model: kimiK25.id, permaslug: kimiK25.permaslug, provider }));
+  return billed.flatMap(({ model, permaslug, provider: p }, index) => {
     const requests = 200 + ((dayNumber * 37 + index * 101) % 400);
     if ((dayNumber + index) % 5 === 0) return []; // not every provider serves every day
     const prompt = requests * 1800;
     const completion = requests * 900;
     const reasoning = Math.round(completion * 0.4);
-    // Reasoning is billed as output; a few cache hits make input a little cheaper than listed.
-    const usage = new Decimal(p.inputPerM).times(prompt).times("0.92").plus(new Decimal(p.outputPerM).times(completion)).div(1_000_000).toDecimalPlaces(6);
+    // Reasoning is billed as output. In the recorded history a few cache hits make input a little
+    // cheaper than listed; the "list" history bills exactly the listed prices.
+    const inputRate = billing === "list" ? new Decimal(p.inputPerM) : new Decimal(p.inputPerM).times("0.92");
+    const usage = inputRate.times(prompt).plus(new Decimal(p.outputPerM).times(completion)).div(1_000_000);
     return [{
       date,
-      model: kimiK25.id,
-      model_permaslug: kimiK25.permaslug,
-      endpoint_id: endpointId(p),
+      model,
+      model_permaslug: permaslug,
+      endpoint_id: endpointId(permaslug, p),
       provider_name: p.provider,
-      usage,
+      usage: billing === "list" ? usage : usage.toDecimalPlaces(6),
       byok_usage_inference: new Decimal(0),
       requests,
       prompt_tokens: prompt,
@@ -262,14 +309,14 @@ function seededDay(date: string): ActivityRow[] {
   });
 }
 
-function endpointId(p: ProviderSeed): string {
-  return createHash("sha256").update(`${kimiK25.permaslug}|${p.tag}`).digest("hex").slice(0, 8) + "-" + p.tag.replace(/\W/g, "-");
+function endpointId(permaslug: string, p: ProviderSeed): string {
+  return createHash("sha256").update(`${permaslug}|${p.tag}`).digest("hex").slice(0, 8) + "-" + p.tag.replace(/\W/g, "-");
 }
 
 function activity(account: AccountState, now: Date): ActivityRow[] {
   const today = Date.parse(`${utcDay(now)}T00:00:00Z`);
   const rows: ActivityRow[] = [];
-  for (let back = 30; back >= 1; back--) rows.push(...seededDay(utcDay(new Date(today - back * DAY))));
+  for (let back = 30; back >= 1; back--) rows.push(...seededDay(utcDay(new Date(today - back * DAY)), account.activityBilling));
   // Today's row is incomplete until the day ends: OpenRouter shows it, growing.
   rows.push(...account.liveActivity.filter((r) => r.date === utcDay(now)));
   return rows;
@@ -295,15 +342,16 @@ export function chargeChatCompletion(account: AccountState, authorization: strin
   const key = account.keys.find((k) => k.secret === secret);
   if (!key) return { refusal: error(401, "User not found") };
   if (key.disabled) return { refusal: error(403, "This API key is disabled") };
-  if (key.limit !== null && key.usage.gte(key.limit)) {
-    return { refusal: error(402, `This key has reached its limit of $${key.limit.toFixed()}; raise it at https://openrouter.ai/settings/keys`) };
+  if (key.limit !== null && usageAgainstLimit(key).gte(key.limit)) {
+    const per = key.limitReset === null ? "" : ` for this ${{ daily: "day", weekly: "week", monthly: "month" }[key.limitReset]}`;
+    return { refusal: error(402, `This key has reached its limit of $${key.limit.toFixed()}${per}; raise it at https://openrouter.ai/settings/keys`) };
   }
   key.usage = key.usage.plus(CHAT_COST_USD);
   const date = utcDay(now);
   let row = account.liveActivity.find((r) => r.date === date && r.provider_name === CHAT_PROVIDER.provider);
   if (!row) {
     row = {
-      date, model: kimiK25.id, model_permaslug: kimiK25.permaslug, endpoint_id: endpointId(CHAT_PROVIDER), provider_name: CHAT_PROVIDER.provider,
+      date, model: kimiK25.id, model_permaslug: kimiK25.permaslug, endpoint_id: endpointId(kimiK25.permaslug, CHAT_PROVIDER), provider_name: CHAT_PROVIDER.provider,
       usage: new Decimal(0), byok_usage_inference: new Decimal(0), requests: 0, prompt_tokens: 0, completion_tokens: 0, reasoning_tokens: 0,
     };
     account.liveActivity.push(row);

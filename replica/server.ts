@@ -5,7 +5,7 @@ import { glm5 } from "./data/glm-5";
 import { kimiK25, type ModelSeed, type ProviderSeed } from "./data/kimi-k2.5";
 import { applyDrift, createDrift, type DriftOptions, type DriftState } from "./drift";
 import { CHAT_PATH, answerChat, chatFaultPath, freshChatState, readChatBody, supportedParameters, type ChatState } from "./chat";
-import { freshAccount, handleAccountRequest, isAccountChat, minimalChatCompletion, type AccountState } from "./keys";
+import { freshAccount, handleAccountRequest, type ActivityBilling, isAccountChat, minimalChatCompletion, type AccountState } from "./keys";
 import { FAITHFUL } from "./language-model";
 
 // A local stand-in for OpenRouter's API (GET /api/v1/...), answering in OpenRouter's exact shape
@@ -52,6 +52,8 @@ export interface ReplicaOptions {
   drift?: DriftOptions;
   /** Patches applied from the start (the demo's state after its generated history). */
   patches?: Patch[];
+  /** How the seeded activity history bills (replica/keys.ts); kept across resets. */
+  activityBilling?: ActivityBilling;
 }
 
 export const REPLICA_MODELS: ModelSeed[] = [kimiK25, glm5];
@@ -63,8 +65,8 @@ export interface Replica {
   state: State;
 }
 
-function freshState(): State {
-  return { faults: [], patches: [], endpointCalls: {}, keyCalls: 0, requests: [], drift: null, chat: freshChatState(), account: freshAccount() };
+function freshState(activityBilling?: ActivityBilling): State {
+  return { faults: [], patches: [], endpointCalls: {}, keyCalls: 0, requests: [], drift: null, chat: freshChatState(), account: freshAccount(activityBilling) };
 }
 
 /** Deterministic wobble so uptimes move between polls; poll 0 shows the recorded figures. */
@@ -178,7 +180,7 @@ function takeFault(state: State, path: string): Fault | undefined {
 }
 
 export async function startReplica(port = 0, host = "127.0.0.1", options: ReplicaOptions = {}): Promise<Replica> {
-  const state = freshState();
+  const state = freshState(options.activityBilling);
   state.patches.push(...(options.patches ?? []));
   if (options.drift) state.drift = createDrift(options.drift);
   const hanging = new Set<ServerResponse>();
@@ -290,7 +292,7 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
     if (req.method !== "POST") return send(res, 405, { error: "POST only" });
     const body = (await readBody(req)) as Record<string, unknown>;
     if (path === "/__replica/reset") {
-      Object.assign(state, freshState());
+      Object.assign(state, freshState(options.activityBilling));
       return send(res, 200, { ok: true });
     }
     if (path === "/__replica/fault") {

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { actorFromHeaders } from "@/lib/keys/actor";
 import { ChangeNotInPlaceError, createPipelineKey, KeyNotReadError, setKeyDisabled, setKeyLimit } from "@/lib/keys/operations";
-import { choosePipelineKey, describeLimit } from "@/lib/keys/records";
+import { choosePipelineKey, describeLimit, describeLimitAndReset } from "@/lib/keys/records";
 import { managementClient, keyChangesRefusal } from "@/lib/openrouter/management-configured";
 import type { ManagementClient } from "@/lib/openrouter/management";
 import { clearMemo } from "@/lib/queries/memo";
@@ -74,7 +74,7 @@ export async function enforceBudgetAction(_prev: KeyActionState | null, form: Fo
     done();
     return {
       ok: true,
-      message: `Limit in place: OpenRouter now reports ${describeLimit(after.limit)} for “${after.name}” (was ${describeLimit(before.limit)}), read back at ${formatUtc(new Date().toISOString())}.`,
+      message: `Limit in place: OpenRouter now reports ${describeLimitAndReset(after)}${before.limit_reset ? " with no reset" : ""} for “${after.name}” (was ${describeLimitAndReset(before)}), read back at ${formatUtc(new Date().toISOString())}.`,
     };
   } catch (err) {
     // A change that did not read back as asked is still recorded: show it. Any other failure

@@ -1,11 +1,11 @@
 import "server-only";
 import Decimal from "decimal.js";
 import type { Db } from "../db/engines";
+import { listedPriceLateral } from "../spend/listed-price";
 
 // What the spend page shows from OpenRouter's activity, aggregated in SQL: actual spend per day and
 // provider (for the stacked chart), and per provider against the listed prices.
 
-const MILLION = new Decimal(1_000_000);
 export const ACTIVITY_DAYS = 30;
 
 export interface ProviderDaySpend {
@@ -63,13 +63,14 @@ export function chartDays(rows: ProviderDaySpend[], now = new Date(), days = ACT
   return { days: out, providers };
 }
 
-export interface ProviderActualPrice {
-  provider: string;
+/** One model at one provider: its tokens at that model's own listed prices. */
+export interface ModelActualPrice {
+  model: string;
   requests: number;
   promptTokens: string;
   completionTokens: string;
-  reasoningTokens: string;
   actualUsd: string;
+  /** Null when the provider lists no price for the model (not watched, or two endpoints at two prices). */
   listedInputPerM: string | null;
   listedOutputPerM: string | null;
   /** What the same tokens cost at the listed prices. */
@@ -81,46 +82,104 @@ export interface ProviderActualPrice {
   actualOutputPerM: string | null;
 }
 
+/** A provider's charges, each (model, endpoint) compared with its own listed price, then added up. */
+export interface ProviderActualPrice {
+  provider: string;
+  requests: number;
+  promptTokens: string;
+  completionTokens: string;
+  reasoningTokens: string;
+  actualUsd: string;
+  /** The listed cost of the models with a listed price; null when none has one. */
+  listedUsd: string | null;
+  /** Actual ÷ listed over the models with a listed price only, e.g. "1.0000". */
+  ratio: string | null;
+  /** What was charged for models with no listed price, left out of the ratio. */
+  unlistedUsd: string;
+  models: ModelActualPrice[];
+}
+
+interface PricedRow {
+  provider: string;
+  model: string | null;
+  requests: number;
+  prompt: string;
+  completion: string;
+  reasoning: string;
+  usage: string;
+  listed_usage: string | null;
+  listed: string | null;
+  unlisted_usage: string;
+  list_in: string | null;
+  list_out: string | null;
+}
+
 export async function activityByProvider(db: Db, now = new Date(), days = ACTIVITY_DAYS): Promise<ProviderActualPrice[]> {
-  const rows = await db.$queryRaw<Array<{ provider: string; requests: number; prompt: string; completion: string; reasoning: string; usage: string; list_in: string | null; list_out: string | null }>>`
+  // Each (provider, model, endpoint) is priced at its own listed price, then summed per model and
+  // per provider (GROUPING SETS): the ratio is taken over the charges that have a listed price.
+  const rows = await db.$queryRaw<PricedRow[]>`
     WITH a AS (
-      SELECT "providerName" AS provider, min(model) AS model, sum(requests)::int AS requests,
+      SELECT "providerName" AS provider, model, "endpointId" AS endpoint, sum(requests)::int AS requests,
              sum("promptTokens") AS prompt, sum("completionTokens") AS completion,
              sum("reasoningTokens") AS reasoning, sum("usageUsd") AS usage
         FROM "ActivityDay" WHERE date >= ${since(now, days)}::date
-       GROUP BY "providerName"
+       GROUP BY "providerName", model, "endpointId"
+    ), priced AS (
+      SELECT a.*, p.list_in, p.list_out,
+             CASE WHEN p.list_in IS NOT NULL AND p.list_out IS NOT NULL
+                  THEN (a.prompt * p.list_in + a.completion * p.list_out) / 1000000 END AS listed
+        FROM a LEFT JOIN ${listedPriceLateral("a.provider", "a.model")} p ON true
     )
-    SELECT a.provider, a.requests, a.prompt::text AS prompt, a.completion::text AS completion,
-           a.reasoning::text AS reasoning, a.usage::text AS usage,
-           p.list_in::text AS list_in, p.list_out::text AS list_out
-      FROM a
-      LEFT JOIN LATERAL (
-        SELECT s."inputPricePerM" AS list_in, s."outputPricePerM" AS list_out
-          FROM "Endpoint" e JOIN "EndpointSample" s ON s."endpointId" = e.id
-         WHERE lower(e."providerName") = lower(a.provider) AND e."modelId" = a.model
-         ORDER BY s."observedAt" DESC
-         LIMIT 1
-      ) p ON true
-     ORDER BY a.usage DESC, a.provider`;
-  return rows.map((r) => {
-    const actual = new Decimal(r.usage);
-    const listed = r.list_in !== null && r.list_out !== null ? new Decimal(r.prompt).times(r.list_in).plus(new Decimal(r.completion).times(r.list_out)).div(MILLION) : null;
-    const ratio = listed && listed.gt(0) ? actual.div(listed) : null;
-    return {
-      provider: r.provider,
-      requests: r.requests,
-      promptTokens: r.prompt,
-      completionTokens: r.completion,
-      reasoningTokens: r.reasoning,
-      actualUsd: actual.toFixed(2),
-      listedInputPerM: r.list_in === null ? null : new Decimal(r.list_in).toFixed(2),
-      listedOutputPerM: r.list_out === null ? null : new Decimal(r.list_out).toFixed(2),
-      listedUsd: listed ? listed.toFixed(2) : null,
-      ratio: ratio ? ratio.toFixed(4) : null,
-      actualInputPerM: ratio && r.list_in !== null ? ratio.times(r.list_in).toFixed(2) : null,
-      actualOutputPerM: ratio && r.list_out !== null ? ratio.times(r.list_out).toFixed(2) : null,
-    };
-  });
+    SELECT provider, CASE WHEN GROUPING(model) = 0 THEN model END AS model,
+           sum(requests)::int AS requests, sum(prompt)::text AS prompt, sum(completion)::text AS completion,
+           sum(reasoning)::text AS reasoning, sum(usage)::text AS usage,
+           sum(usage) FILTER (WHERE listed IS NOT NULL)::text AS listed_usage,
+           sum(listed)::text AS listed,
+           coalesce(sum(usage) FILTER (WHERE listed IS NULL), 0)::text AS unlisted_usage,
+           CASE WHEN GROUPING(model) = 0 THEN min(list_in) END::text AS list_in,
+           CASE WHEN GROUPING(model) = 0 THEN min(list_out) END::text AS list_out
+      FROM priced
+     GROUP BY GROUPING SETS ((provider), (provider, model))`;
+  const providers = rows
+    .filter((r) => r.model === null)
+    .sort((x, y) => new Decimal(y.usage).comparedTo(x.usage) || x.provider.localeCompare(y.provider));
+  const models = rows.filter((r) => r.model !== null);
+  return providers
+    .map((p): ProviderActualPrice => ({
+      provider: p.provider,
+      requests: p.requests,
+      promptTokens: p.prompt,
+      completionTokens: p.completion,
+      reasoningTokens: p.reasoning,
+      actualUsd: new Decimal(p.usage).toFixed(2),
+      listedUsd: p.listed === null ? null : new Decimal(p.listed).toFixed(2),
+      ratio: ratioOf(p.listed_usage, p.listed)?.toFixed(4) ?? null,
+      unlistedUsd: new Decimal(p.unlisted_usage).toFixed(2),
+      models: models
+        .filter((m) => m.provider === p.provider)
+        .sort((x, y) => new Decimal(y.usage).comparedTo(x.usage) || (x.model as string).localeCompare(y.model as string))
+        .map((m) => {
+          const ratio = ratioOf(m.listed_usage, m.listed);
+          return {
+            model: m.model as string,
+            requests: m.requests,
+            promptTokens: m.prompt,
+            completionTokens: m.completion,
+            actualUsd: new Decimal(m.usage).toFixed(2),
+            listedInputPerM: m.listed === null || m.list_in === null ? null : new Decimal(m.list_in).toFixed(2),
+            listedOutputPerM: m.listed === null || m.list_out === null ? null : new Decimal(m.list_out).toFixed(2),
+            listedUsd: m.listed === null ? null : new Decimal(m.listed).toFixed(2),
+            ratio: ratio?.toFixed(4) ?? null,
+            actualInputPerM: ratio && m.list_in !== null ? ratio.times(m.list_in).toFixed(2) : null,
+            actualOutputPerM: ratio && m.list_out !== null ? ratio.times(m.list_out).toFixed(2) : null,
+          };
+        }),
+    }));
+}
+
+function ratioOf(actual: string | null, listed: string | null): Decimal | null {
+  if (actual === null || listed === null || new Decimal(listed).lte(0)) return null;
+  return new Decimal(actual).div(listed);
 }
 
 export interface ActivityStatus {

@@ -2,7 +2,7 @@ import "server-only";
 import Decimal from "decimal.js";
 import type { Db } from "../db/engines";
 import type { ManagedKey, ManagementClient } from "../openrouter/management";
-import { choosePipelineKey, describeLimit, recordKeyChange, recordKeyUsage } from "./records";
+import { choosePipelineKey, describeLimit, describeLimitAndReset, recordKeyChange, recordKeyUsage } from "./records";
 
 // The changes the dashboard makes to OpenRouter keys. Each one reads the key back from OpenRouter
 // afterwards, so what the page shows is what OpenRouter enforces, and records who changed what.
@@ -40,16 +40,20 @@ function sameMoney(a: string | null, b: string | null): boolean {
   return new Decimal(a).eq(b);
 }
 
-/** Sets the key's limit to the budget, then reads the key back and checks the limit is in place. */
+/**
+ * Sets the key's limit to the budget with no reset (`limit_reset: null`: a daily, weekly or monthly
+ * reset would let the key spend the budget again every window), then reads the key back and checks
+ * both the limit and the reset are in place.
+ */
 export async function setKeyLimit(db: Db, client: ManagementClient, input: { hash: string; limitUsd: string | null; actor: string }): Promise<KeyChangeResult> {
   const before = await readFirst(client, input.hash);
-  await client.updateKey(input.hash, { limit: input.limitUsd });
+  await client.updateKey(input.hash, { limit: input.limitUsd, limit_reset: null });
   const readBack = await client.getKey(input.hash);
   const after = readBack.data;
-  await recordKeyChange(db, { actor: input.actor, keyHash: after.hash, keyName: after.name, action: "limit", before: describeLimit(before.limit), after: describeLimit(after.limit) });
+  await recordKeyChange(db, { actor: input.actor, keyHash: after.hash, keyName: after.name, action: "limit", before: describeLimitAndReset(before), after: describeLimitAndReset(after) });
   await recordKeyUsage(db, after, readBack.demo);
-  if (!sameMoney(after.limit, input.limitUsd)) {
-    throw new ChangeNotInPlaceError(`OpenRouter accepted the change, but the key now shows ${describeLimit(after.limit)} instead of ${describeLimit(input.limitUsd)}`);
+  if (!sameMoney(after.limit, input.limitUsd) || (after.limit_reset ?? null) !== null) {
+    throw new ChangeNotInPlaceError(`OpenRouter accepted the change, but the key now shows ${describeLimitAndReset(after)} instead of ${describeLimit(input.limitUsd)} with no reset`);
   }
   return { before, after };
 }

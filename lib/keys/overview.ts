@@ -12,6 +12,7 @@ export interface LastKeyReading {
   usage: string;
   limit: string | null;
   limitRemaining: string | null;
+  limitReset: string | null;
   disabled: boolean;
 }
 
@@ -55,7 +56,7 @@ export async function keysOverview(db: Db, client: ManagementClient): Promise<Ke
     pipeline,
     pipelineKey: (pipeline && keys?.find((k) => k.hash === pipeline.hash)) || null,
     lastReading: lastRow
-      ? { observedAt: lastRow.observedAt.toISOString(), usage: text(lastRow.usage) as string, limit: text(lastRow.limit), limitRemaining: text(lastRow.limitRemaining), disabled: lastRow.disabled }
+      ? { observedAt: lastRow.observedAt.toISOString(), usage: text(lastRow.usage) as string, limit: text(lastRow.limit), limitRemaining: text(lastRow.limitRemaining), limitReset: lastRow.limitReset, disabled: lastRow.disabled }
       : null,
     changes,
   };

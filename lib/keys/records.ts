@@ -67,6 +67,7 @@ export async function recordKeyUsage(db: Db, key: ManagedKey, demo: boolean, obs
         usageDaily: dec(key.usage_daily),
         limit: dec(key.limit),
         limitRemaining: dec(key.limit_remaining),
+        limitReset: key.limit_reset ?? null,
         disabled: key.disabled,
         demo,
       },
@@ -79,4 +80,9 @@ export async function recordKeyUsage(db: Db, key: ManagedKey, demo: boolean, obs
 /** A limit for people: "$100.00", or "no limit". */
 export function describeLimit(limit: string | null): string {
   return limit === null ? "no limit" : `$${new Decimal(limit).toFixed(2)}`;
+}
+
+/** A limit and its reset for people: "$5.00, resets daily", or "$100.00" when it never resets. */
+export function describeLimitAndReset(key: { limit: string | null; limit_reset?: string | null }): string {
+  return key.limit_reset ? `${describeLimit(key.limit)}, resets ${key.limit_reset}` : describeLimit(key.limit);
 }

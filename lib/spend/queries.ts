@@ -1,6 +1,7 @@
 import "server-only";
 import Decimal from "decimal.js";
 import type { Db } from "../db/engines";
+import { centsUsd, exactUsd } from "../money";
 import type { BudgetSetting } from "./budget";
 import { DEFAULT_BUDGET_USD } from "./budget";
 
@@ -22,8 +23,12 @@ export interface SpendOverview {
   latest: { at: string; usage: string; limit: string | null; limitRemaining: string | null; totalCredits: string | null; totalUsage: string | null } | null;
   /** The snapshot spend is counted from; `exact` is false when the first snapshot came after the start. */
   baseline: { at: string; usage: string; exact: boolean } | null;
+  /** Rounded to cents, for the page. */
   spent: string | null;
   remaining: string | null;
+  /** The same, exact (every digit OpenRouter gave): what a pipeline's guard compares. */
+  spentExact: string | null;
+  remainingExact: string | null;
   /**
    * The burn rate over the snapshots of the last `windowHours` (at most), measured between the
    * first and last of them: `from`–`to`, `spanMinutes` long. Null until they span
@@ -50,7 +55,7 @@ export async function spendOverview(db: Db, setting: BudgetSetting | null, now =
   const startAt = setting?.startAt ?? counts.first_at ?? now;
   const amount = new Decimal(setting?.amountUsd ?? DEFAULT_BUDGET_USD);
   const budget = { amountUsd: amount.toFixed(2), startAt: startAt.toISOString(), saved: Boolean(setting) };
-  const empty: SpendOverview = { budget, snapshots: counts.n, latest: null, baseline: null, spent: null, remaining: null, burn: null, burnPending: null, runOut: null };
+  const empty: SpendOverview = { budget, snapshots: counts.n, latest: null, baseline: null, spent: null, remaining: null, spentExact: null, remainingExact: null, burn: null, burnPending: null, runOut: null };
   if (counts.n === 0) return empty;
 
   const [[latestRow], [baselineRow]] = await Promise.all([
@@ -103,8 +108,10 @@ export async function spendOverview(db: Db, setting: BudgetSetting | null, now =
     ...empty,
     latest,
     baseline,
-    spent: spentDec.toFixed(2),
-    remaining: remainingDec.toFixed(2),
+    spent: centsUsd(spentDec),
+    remaining: centsUsd(remainingDec),
+    spentExact: exactUsd(spentDec),
+    remainingExact: exactUsd(remainingDec),
     burn,
     burnPending,
     runOut: projectRunOut(remainingDec, burnRate, latestRow.at),

@@ -2,10 +2,11 @@ import "server-only";
 import Decimal from "decimal.js";
 import type { Dataset } from "../budget/cost";
 import type { Db } from "../db/engines";
+import { listedPriceLateral } from "../spend/listed-price";
 
-// Actual usage, aggregated in SQL: by provider (with the listed price OpenRouter showed last for
-// that provider, to compare what was charged with what the table said) and by dataset (against
-// the plan's tokens).
+// Actual usage, aggregated in SQL: by provider and model (with the listed price OpenRouter showed
+// last for that model at that provider, through the same join as the activity's, to compare what
+// was charged with what the table said) and by dataset (against the plan's tokens).
 
 const MILLION = new Decimal(1_000_000);
 
@@ -46,14 +47,7 @@ export async function usageByProvider(db: Db): Promise<ProviderUsage[]> {
            u.output_tokens::text AS output_tokens, u.cost::text AS cost,
            p.list_in::text AS list_in, p.list_out::text AS list_out
       FROM u
-      LEFT JOIN LATERAL (
-        SELECT s."inputPricePerM" AS list_in, s."outputPricePerM" AS list_out
-          FROM "Endpoint" e JOIN "EndpointSample" s ON s."endpointId" = e.id
-         WHERE lower(e."providerName") = lower(u.provider)
-           AND (u.model_id IS NULL OR starts_with(u.model_id, e."modelId"))
-         ORDER BY s."observedAt" DESC
-         LIMIT 1
-      ) p ON true
+      LEFT JOIN ${listedPriceLateral("u.provider", "u.model_id")} p ON true
      ORDER BY u.cost DESC, u.provider`;
   return rows.map((r) => {
     const tokens = new Decimal(r.input_tokens).plus(r.output_tokens);

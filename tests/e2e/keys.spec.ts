@@ -14,7 +14,11 @@ const basic = `Basic ${Buffer.from(`${BASIC_USER}:${BASIC_PASSWORD}`).toString("
 
 test.beforeAll(async () => {
   test.setTimeout(240_000); // a server of its own to start, and a first poll cycle, on a shared machine
-  server = await startSecuredServer({ OPENROUTER_MANAGEMENT_KEY: FAKE_MANAGEMENT_KEY, OPENROUTER_TIMEOUT_SECONDS: "2" });
+  // The replica's activity bills exactly at the listed prices, with GLM-5 beside Kimi at two providers.
+  server = await startSecuredServer(
+    { OPENROUTER_MANAGEMENT_KEY: FAKE_MANAGEMENT_KEY, OPENROUTER_TIMEOUT_SECONDS: "2", WATCHED_MODELS: "moonshotai/kimi-k2.5,z-ai/glm-5" },
+    { activityBilling: "list" },
+  );
   // One poll cycle, as the cron runs it: a spend snapshot, and the hourly read of OpenRouter's activity.
   const polled = await fetch(`${server.url}/api/poll`, { method: "POST", headers: { authorization: `Bearer ${CRON_SECRET}` } });
   expect(polled.status).toBe(200);
@@ -51,9 +55,24 @@ test("the activity OpenRouter recorded is shown per day and provider, against th
   await expect(activity).toContainText("Demo data from the local replica.");
   await expect(activity.getByRole("figure", { name: "Actual spend per day and provider" }).locator(".recharts-bar-rectangle").first()).toBeVisible();
   const prices = activity.getByRole("table", { name: "Actual prices per provider" });
-  await expect(prices.getByRole("row", { name: /DeepInfra/ })).toContainText("$0.45 · $2.25");
-  // Only the activity is there to compare yet: the page says so rather than listing 30 lone days.
-  await expect(activity).toContainText("30 days have one view only and are not listed.");
+  // Billed exactly at list: every provider at 100.0%, each model compared with its own listed price.
+  for (const provider of ["DeepInfra", "Novita", "Fireworks", "Parasail", "Together"]) {
+    await expect(prices.getByRole("row", { name: new RegExp(`^${provider}`) }).getByRole("cell").nth(6)).toHaveText("100.0%");
+  }
+  await expect(prices.getByRole("row", { name: /^DeepInfra/ })).toContainText("kimi-k2.5: $0.45 · $2.25");
+  await expect(prices.getByRole("row", { name: /^DeepInfra/ })).toContainText("glm-5: $0.80 · $2.56");
+  await expect(prices.getByRole("row", { name: /^Fireworks/ })).toContainText("$0.60 · $3.00");
+  const together = prices.getByRole("row", { name: /^Together/ });
+  await expect(together).toContainText("llama-3.3-70b-instruct: not listed");
+  await expect(together).toContainText("on models not listed");
+  // Only the activity is there to compare yet: its 30 days are listed as such, collapsed under their count.
+  await expect(activity).toContainText("No day has two views to compare yet");
+  const lone = activity.getByText("30 days with one view only (OpenRouter activity): nothing to compare, not flagged");
+  const loneDays = activity.getByRole("table", { name: "Days with one view" });
+  await expect(loneDays).toBeHidden();
+  await lone.click();
+  await expect(loneDays.getByRole("row")).toHaveCount(31); // header + 30 days
+  await expect(loneDays.getByRole("row").nth(1)).toContainText("OpenRouter activity only: nothing to compare");
   await screenshot(page, "keys-activity");
   await page.context().close();
 });
@@ -103,6 +122,42 @@ test("enforce the budget from the page, see the limit in place, stop and restart
   await expect(changes.getByRole("row").nth(1)).toContainText("disabledenabled");
   await expect(changes.getByRole("row").nth(3)).toContainText("no limit$100.00");
   await screenshot(page, "keys-restarted");
+  await page.context().close();
+});
+
+test("enforcing the budget on a key whose limit resets daily removes the reset, and the read-back shows both", async ({ browser }) => {
+  const page = await signedIn(browser);
+  await page.goto("/spend");
+  const keys = page.getByRole("region", { name: "Keys" });
+  await expect(keys.getByRole("table", { name: "API keys" }).getByRole("row", { name: /Nightly evals/ })).toContainText("daily");
+  await keys.getByRole("button", { name: "Use “Nightly evals” for the pipeline" }).click();
+
+  const panel = keys.getByRole("group", { name: "Pipeline key", exact: true });
+  await expect(panel).toContainText("Nightly evals");
+  const limits = panel.getByLabel("Pipeline key limit", { exact: true });
+  await expect(limits).toContainText("Limit resetsdaily");
+  await expect(limits).toContainText("Left under the limit$5.00"); // today's window: the $12.40 spent before does not count
+  await expect(panel.getByRole("note")).toHaveText(/The key's limit \(\$5\.00, resetting daily\) differs from the budget \(\$100\.00\)/);
+
+  await panel.getByRole("button", { name: "Enforce the budget…" }).click();
+  const confirm = panel.getByRole("alertdialog", { name: "Confirm the new limit" });
+  await expect(confirm).toContainText("from $5.00, resetting daily to $100.00 with no reset?");
+  // $100 a day over 30 days, written by hand: 100 × 30
+  await expect(confirm).toContainText("The key’s limit resets daily: with the budget as that limit, the key could spend $100.00 again every day, about $3,000.00 a month (30 days).");
+  await expect(confirm).toContainText("Enforcing removes the reset");
+  await expect(confirm).toContainText("already spent $12.40");
+  await screenshot(page, "keys-confirm-reset");
+  await confirm.getByRole("button", { name: "Set the limit to $100.00" }).click();
+  await expect(panel.getByRole("status").filter({ hasText: "Limit in place" })).toContainText("OpenRouter now reports $100.00 with no reset for “Nightly evals” (was $5.00, resets daily)");
+  await expect(limits).toContainText("Limit at OpenRouter$100.00");
+  await expect(limits).toContainText("Limit resetsnever");
+  await expect(limits).toContainText("Left under the limit$87.60"); // all $12.40 now counts: 100 − 12.40
+  await expect(panel.getByRole("note")).toHaveCount(0);
+  await expect(keys.getByRole("table", { name: "API keys" }).getByRole("row", { name: /Nightly evals/ })).toContainText("never");
+  await expect(keys.getByRole("table", { name: "Key changes" }).getByRole("row").nth(1)).toContainText("$5.00, resets daily$100.00");
+  const answer = (await budgetAnswer()).pipelineKey as unknown as Record<string, unknown>;
+  expect(answer).toMatchObject({ limit: "100", limitRemaining: "87.6", limitReset: null, stale: false });
+  await screenshot(page, "keys-enforced-reset");
   await page.context().close();
 });
 

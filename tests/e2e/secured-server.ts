@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { startReplica, type Replica } from "../../replica/server";
+import { startReplica, type Replica, type ReplicaOptions } from "../../replica/server";
 import { freePort } from "../helpers/ports";
 import { freshDatabase } from "./database";
 
@@ -27,8 +27,8 @@ export interface SecuredServer {
   crash(): Promise<void>;
 }
 
-export async function startSecuredServer(overrides: Record<string, string> = {}): Promise<SecuredServer> {
-  const [port, replica] = await Promise.all([freePort(), startReplica()]);
+export async function startSecuredServer(overrides: Record<string, string> = {}, replicaOptions: ReplicaOptions = {}): Promise<SecuredServer> {
+  const [port, replica] = await Promise.all([freePort(), startReplica(0, "127.0.0.1", replicaOptions)]);
   const database = await freshDatabase("secured");
   let log = "";
   const child: ChildProcess = spawn(

@@ -4,7 +4,8 @@ import type { OpenedDb } from "@/lib/db/engines";
 import { createOpenRouterClient } from "@/lib/openrouter/client";
 import { runAfterCycleSteps } from "@/lib/poller/after-cycle";
 import { runPollCycle } from "@/lib/poller/cycle";
-import { saveBudget } from "@/lib/spend/budget";
+import { budgetGuard } from "@/lib/keys/budget-guard";
+import { currentBudget, saveBudget } from "@/lib/spend/budget";
 import { spendOverview, spendSeries } from "@/lib/spend/queries";
 import { recordSpendSnapshot } from "@/lib/spend/snapshot";
 import { importUsage } from "@/lib/usage/import";
@@ -98,6 +99,37 @@ describe.each(engines)("budget, spend and usage on $name PostgreSQL", (engine) =
 
     const series = await spendSeries(opened.db, t0, now, "12.5");
     expect(series.map((p) => p.spent)).toEqual(["0.000000", "0.750000", "1.500000", "2.250000"]);
+  });
+
+  it("GET /api/budget's guard gives spent and remaining exactly, never a negative zero", async () => {
+    const t0 = new Date("2026-11-30T08:00:00Z");
+    await saveBudget(opened.db, { amountUsd: "10", startAt: t0 });
+    const snapshot = (minutes: number, usage: string) => opened.db.spendSnapshot.create({ data: { observedAt: new Date(t0.getTime() + minutes * 60_000), usage, demo: true } });
+    await snapshot(0, "12.5");
+
+    // 0.0117 spent: the page rounds to cents, the guard keeps every digit
+    await snapshot(60, "12.5117");
+    let at = new Date(t0.getTime() + 61 * 60_000);
+    expect(await budgetGuard(opened.db, null, at)).toMatchObject({ budgetUsd: "10.00", spentUsd: "0.0117", remainingUsd: "9.9883", ok: true, pipelineKey: null, keyReadError: null });
+    expect(await spendOverview(opened.db, await currentBudget(opened.db), at)).toMatchObject({ spent: "0.01", remaining: "9.99" });
+
+    // 10.004 spent: over the budget by $0.004, which the page shows as $0.00 left, never -0.00
+    await snapshot(120, "22.504");
+    at = new Date(t0.getTime() + 121 * 60_000);
+    const over = await budgetGuard(opened.db, null, at);
+    expect(over).toMatchObject({ spentUsd: "10.004", remainingUsd: "-0.004", ok: false, reason: expect.stringMatching(/budget of \$10\.00 is spent \(\$10\.00 since/) });
+    expect(await spendOverview(opened.db, await currentBudget(opened.db), at)).toMatchObject({ spent: "10.00", remaining: "0.00" });
+
+    // exactly the budget: zero left, written "0.00"
+    await snapshot(180, "22.5");
+    at = new Date(t0.getTime() + 181 * 60_000);
+    expect(await budgetGuard(opened.db, null, at)).toMatchObject({ spentUsd: "10.00", remainingUsd: "0.00", ok: false });
+
+    // the answer as a pipeline reads it: no "-0" anywhere in the JSON
+    await snapshot(240, "22.501");
+    const text = JSON.stringify(await budgetGuard(opened.db, null, new Date(t0.getTime() + 241 * 60_000)));
+    expect(text).toContain('"remainingUsd":"-0.001"');
+    expect(text).not.toMatch(/"-0(\.0+)?"/);
   });
 
   it("imports usage JSONL: bad lines by number, and a second import changes nothing", async () => {

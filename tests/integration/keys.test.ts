@@ -6,7 +6,7 @@ import { createPipelineKey, KeyNotReadError, setKeyDisabled, setKeyLimit } from 
 import { choosePipelineKey, currentPipelineKey, recentKeyChanges } from "@/lib/keys/records";
 import { OpenRouterError } from "@/lib/openrouter/errors";
 import { createManagementClient } from "@/lib/openrouter/management";
-import { MANAGEMENT_KEY_PREFIX, SEEDED_PIPELINE_SECRET } from "@/replica/keys";
+import { MANAGEMENT_KEY_PREFIX, SEEDED_DAILY_SECRET, SEEDED_PIPELINE_SECRET } from "@/replica/keys";
 import { injectFault, resetReplica, startReplica, type Replica } from "@/replica/server";
 import { engines } from "../helpers/db";
 
@@ -58,8 +58,10 @@ describe.each(engines)("OpenRouter keys on $name PostgreSQL", (engine) => {
 
   it("lists the account's keys only for a management key", async () => {
     const keys = (await management().listKeys()).data;
-    expect(keys.map((k) => k.name)).toEqual(["Batch pipeline", "Research notebook"]);
-    expect(keys[1]).toMatchObject({ limit: "20", limit_remaining: "16.875", usage: "3.125", disabled: false });
+    expect(keys.map((k) => k.name)).toEqual(["Batch pipeline", "Research notebook", "Nightly evals"]);
+    expect(keys[1]).toMatchObject({ limit: "20", limit_remaining: "16.875", limit_reset: null, usage: "3.125", disabled: false });
+    // $5 a day: the $12.40 spent on earlier days does not count against today's limit
+    expect(keys[2]).toMatchObject({ limit: "5", limit_remaining: "5", limit_reset: "daily", usage: "12.4", usage_daily: "0", disabled: false });
     const refused = await management("sk-or-v1-an-ordinary-key").listKeys().catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(OpenRouterError);
     expect((refused as OpenRouterError).status).toBe(401);
@@ -77,6 +79,38 @@ describe.each(engines)("OpenRouter keys on $name PostgreSQL", (engine) => {
     const snapshot = await opened.db.keyUsageSnapshot.findFirstOrThrow();
     expect(snapshot.limit?.toString()).toBe("100");
     expect(snapshot.demo).toBe(true);
+  });
+
+  it("enforcing the budget on a key whose limit resets daily removes the reset, so the budget is spent once", async () => {
+    const hash = (await management().listKeys()).data.find((k) => k.name === "Nightly evals")?.hash as string;
+    // What sending only {limit} does (the replica honours limit_reset as OpenRouter documents it):
+    // the reset stays, and the limit counts only today's usage.
+    await management().updateKey(hash, { limit: "0.01" });
+    expect((await management().getKey(hash)).data).toMatchObject({ limit: "0.01", limit_reset: "daily", limit_remaining: "0.01" });
+    let served = 0;
+    for (let i = 0; i < 10 && (await chat(SEEDED_DAILY_SECRET)).status === 200; i++) served += 1;
+    // $0.00234 a request: four leave $0.00064 of today's $0.01, the fifth crosses it
+    expect(served).toBe(5);
+    const refused = await chat(SEEDED_DAILY_SECRET);
+    expect(refused).toMatchObject({ status: 402, message: expect.stringMatching(/limit of \$0\.01 for this day/) });
+    // usage so far: 12.40 + 5 × 0.00234 = 12.4117
+
+    await choosePipelineKey(opened.db, { hash, name: "Nightly evals" }, "ana");
+    const result = await setKeyLimit(opened.db, management(), { hash, limitUsd: "15.00", actor: "ana" });
+    expect(result.before).toMatchObject({ limit: "0.01", limit_reset: "daily" });
+    // Read back: the limit and no reset; all the key's usage now counts: 15 − 12.4117 = 2.5883
+    expect(result.after).toMatchObject({ limit: "15", limit_reset: null, limit_remaining: "2.5883" });
+    expect((await management().getKey(hash)).data).toMatchObject({ limit: "15", limit_reset: null });
+    const [change] = await recentKeyChanges(opened.db);
+    expect(change).toMatchObject({ action: "limit", before: "$0.01, resets daily", after: "$15.00" });
+    expect((await opened.db.keyUsageSnapshot.findFirstOrThrow({ orderBy: { id: "desc" } })).limitReset).toBeNull();
+    expect(await budgetGuard(opened.db, management())).toMatchObject({ pipelineKey: { hash, limit: "15", limitRemaining: "2.5883", limitReset: null, stale: false } });
+    expect((await chat(SEEDED_DAILY_SECRET)).status).toBe(200); // 12.41404 < 15
+
+    // A budget below what the key has spent in all stops it at once: no window starts it again.
+    await setKeyLimit(opened.db, management(), { hash, limitUsd: "12.41", actor: "ana" });
+    expect((await chat(SEEDED_DAILY_SECRET)).status).toBe(402);
+    expect(await budgetGuard(opened.db, management())).toMatchObject({ ok: false, pipelineKey: { limitRemaining: "0", limitReset: null } });
   });
 
   it("a pipeline loop stops when its key reaches the limit, and the budget guard says why", async () => {
@@ -128,6 +162,40 @@ describe.each(engines)("OpenRouter keys on $name PostgreSQL", (engine) => {
       ["ana", "disabled", "enabled", "disabled"],
       ["ana", "pipeline_key", null, `Batch pipeline (${hash.slice(0, 8)})`],
     ]);
+  });
+
+  it("during a management-API failure the budget guard gives the pipeline key's last reading, marked stale with its age, and says the read failed", async () => {
+    const hash = await seededPipelineHash();
+    await choosePipelineKey(opened.db, { hash, name: "Batch pipeline" }, "ana");
+    // No reading stored yet: nothing to fall back on, and the answer says why.
+    await injectFault(replica.url, { kind: "500", path: "/keys", times: 100 });
+    const unread = await budgetGuard(opened.db, management());
+    expect(unread).toMatchObject({ pipelineKey: null, keyReadError: expect.stringMatching(/HTTP 500/), ok: true, reason: expect.stringMatching(/could not be read .* no stored reading/) });
+    await resetReplica(replica.url);
+
+    await setKeyLimit(opened.db, management(), { hash, limitUsd: "50", actor: "ana" }); // stores a reading
+    const reading = await opened.db.keyUsageSnapshot.findFirstOrThrow({ orderBy: { id: "desc" } });
+    const later = new Date(reading.observedAt.getTime() + 90_000);
+
+    const fresh = await budgetGuard(opened.db, management(), later);
+    expect(fresh).toMatchObject({ keyReadError: null, pipelineKey: { hash, limit: "50", limitRemaining: "8.63", limitReset: null, disabled: false, readAt: later.toISOString(), ageSeconds: 0, stale: false } });
+
+    await injectFault(replica.url, { kind: "500", path: "/keys", times: 100 });
+    const stale = await budgetGuard(opened.db, management(), later);
+    expect(stale).toMatchObject({
+      keyReadError: expect.stringMatching(/HTTP 500/),
+      pipelineKey: { hash, limit: "50", limitRemaining: "8.63", limitReset: null, disabled: false, readAt: reading.observedAt.toISOString(), ageSeconds: 90, stale: true },
+      ok: true,
+      reason: expect.stringMatching(/\$8\.63 left under its limit \(as last read, .* UTC; the key could not be read now: .*HTTP 500/),
+    });
+    await resetReplica(replica.url);
+
+    // A key last seen disabled still stops the pipeline while it cannot be read.
+    await setKeyDisabled(opened.db, management(), { hash, disabled: true, actor: "ana" });
+    await injectFault(replica.url, { kind: "hang", path: "/keys", times: 100 });
+    const stopped = await budgetGuard(opened.db, management());
+    expect(stopped).toMatchObject({ ok: false, keyReadError: expect.stringMatching(/No answer/), pipelineKey: { disabled: true, stale: true } });
+    expect(stopped.reason).toMatch(/^The pipeline key is disabled .*as last read/);
   });
 
   it.each(["401", "429", "500", "hang"] as const)("a management-key failure (%s) sends no change and changes nothing stored", async (kind) => {

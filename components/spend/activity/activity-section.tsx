@@ -1,11 +1,17 @@
 import { formatUtc } from "@/lib/format";
 import type { Db } from "@/lib/db/engines";
 import { activityByDayAndProvider, activityByProvider, activityStatus, chartDays, ACTIVITY_DAYS } from "@/lib/activity/queries";
-import { reconcile } from "@/lib/activity/reconcile";
+import Decimal from "decimal.js";
+import { reconcile, type ReconcileView } from "@/lib/activity/reconcile";
+import { env } from "@/lib/env";
 import { currentPipelineKey } from "@/lib/keys/records";
 import { managementClient } from "@/lib/openrouter/management-configured";
 import { ActivityChart } from "./activity-chart";
 import { ActualPricesTable, ReconciliationTable } from "./activity-tables";
+
+/** A week of days with one view is shown open; more are collapsed behind their count. */
+const SINGLE_VIEW_OPEN_UP_TO = 7;
+const VIEW_NAME: Record<ReconcileView, string> = { imported: "imported records", activity: "OpenRouter activity", key: "pipeline key usage" };
 
 /**
  * What OpenRouter actually charged, from its activity records (read hourly with the management key
@@ -24,8 +30,10 @@ export async function ActivitySection({ db }: { db: Db }) {
   ]);
   const chart = chartDays(perDay, now);
   const demo = perDay.some((r) => r.demo);
-  const comparable = reconciled.filter((d) => d.largestGapUsd !== null);
-  const singleViewDays = reconciled.length - comparable.length;
+  const comparable = reconciled.filter((d) => d.onlyView === null);
+  const singleView = reconciled.filter((d) => d.onlyView !== null);
+  const singleViewKinds = [...new Set(singleView.map((d) => VIEW_NAME[d.onlyView as ReconcileView]))].join(", ");
+  const tolerance = { percent: env.RECONCILE_TOLERANCE_PERCENT, usd: new Decimal(env.RECONCILE_TOLERANCE_USD).toFixed(Math.max(2, new Decimal(env.RECONCILE_TOLERANCE_USD).decimalPlaces())) };
   const incompleteDays = chart.days.filter((d) => d.incomplete).map((d) => d.date);
 
   return (
@@ -54,8 +62,10 @@ export async function ActivitySection({ db }: { db: Db }) {
           )}
           <h3 className="text-sm font-semibold text-slate-700">Actual against listed prices</h3>
           <p className="text-xs text-slate-600">
-            OpenRouter reports one charge per day and endpoint, not split into input and output, so the actual $/M are the listed prices scaled by
-            actual ÷ listed (in brackets). The difference shows reasoning tokens, cache hits and price changes.
+            Each model a provider served is compared with that model’s own listed price at that provider, then added up per provider; a model
+            without a listed price is shown apart and left out of “Actual ÷ listed”. OpenRouter reports one charge per day and endpoint, not split
+            into input and output, so the actual $/M are the listed prices scaled by actual ÷ listed. The difference shows reasoning tokens, cache hits
+            and price changes.
           </p>
           <ActualPricesTable rows={perProvider} />
         </>
@@ -65,8 +75,7 @@ export async function ActivitySection({ db }: { db: Db }) {
           <h3 className="text-sm font-semibold text-slate-700">Reconciliation</h3>
           <p className="text-xs text-slate-600">
             The imported records (by each record’s time), OpenRouter’s activity and the pipeline key’s usage for the day, side by side. A day is flagged
-            when two of them differ by more than 1% and by more than $0.01.
-            {singleViewDays > 0 && ` ${singleViewDays} day${singleViewDays === 1 ? " has" : "s have"} one view only and ${singleViewDays === 1 ? "is" : "are"} not listed.`}
+            when two of them differ by more than {tolerance.percent}% or by more than ${tolerance.usd}.
           </p>
           {comparable.length > 0 ? (
             <ReconciliationTable days={comparable} pipelineKeyChosen={pipeline !== null} />
@@ -75,6 +84,16 @@ export async function ActivitySection({ db }: { db: Db }) {
               No day has two views to compare yet: import the pipeline’s records (with their times)
               {pipeline ? "; the pipeline key’s usage, read hourly, is compared on the days another view covers" : ", or choose a pipeline key"}.
             </p>
+          )}
+          {singleView.length > 0 && (
+            <details open={singleView.length <= SINGLE_VIEW_OPEN_UP_TO} className="rounded-md border border-slate-200 px-3 py-2">
+              <summary className="cursor-pointer text-sm text-slate-700">
+                {singleView.length} day{singleView.length === 1 ? "" : "s"} with one view only ({singleViewKinds}): nothing to compare, not flagged
+              </summary>
+              <div className="mt-2">
+                <ReconciliationTable days={singleView} pipelineKeyChosen={pipeline !== null} label="Days with one view" />
+              </div>
+            </details>
           )}
         </>
       )}

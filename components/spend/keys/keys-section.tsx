@@ -36,6 +36,7 @@ export async function KeysSection({ db, budgetUsd }: { db: Db; budgetUsd: string
         usage: overview.pipelineKey.usage,
         limit: overview.pipelineKey.limit,
         limitRemaining: overview.pipelineKey.limit_remaining,
+        limitReset: overview.pipelineKey.limit_reset ?? null,
         disabled: overview.pipelineKey.disabled,
       }
     : null;
@@ -69,7 +70,7 @@ export async function KeysSection({ db, budgetUsd }: { db: Db; budgetUsd: string
             {overview.pipeline && overview.lastReading && (
               <>
                 {" "}Last reading of the pipeline key “{overview.pipeline.name}” ({formatUtc(overview.lastReading.observedAt)}): limit{" "}
-                {usd(overview.lastReading.limit, "none")}, {usd(overview.lastReading.limitRemaining)} left, spent {usd(overview.lastReading.usage)},{" "}
+                {usd(overview.lastReading.limit, "none")}{overview.lastReading.limitReset ? ` (resets ${overview.lastReading.limitReset})` : ""}, {usd(overview.lastReading.limitRemaining)} left, spent {usd(overview.lastReading.usage)},{" "}
                 {overview.lastReading.disabled ? "disabled" : "enabled"}.
               </>
             )}

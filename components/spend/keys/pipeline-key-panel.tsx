@@ -3,6 +3,7 @@
 import Decimal from "decimal.js";
 import { useActionState, useState } from "react";
 import { enforceBudgetAction, setKeyDisabledAction, type KeyActionState } from "@/app/spend/keys-actions";
+import { perMonthUsd, resetWindow } from "@/lib/keys/limit-reset";
 import { usd } from "./money";
 
 export interface PipelineKeyView {
@@ -11,6 +12,8 @@ export interface PipelineKeyView {
   usage: string;
   limit: string | null;
   limitRemaining: string | null;
+  /** OpenRouter's limit_reset: "daily", "weekly", "monthly", or null when the limit never resets. */
+  limitReset: string | null;
   disabled: boolean;
 }
 
@@ -20,7 +23,7 @@ export interface PipelineKeyView {
  * the emergency stop and its undo.
  */
 export function PipelineKeyPanel({ pipelineKey, budgetUsd, canChange }: { pipelineKey: PipelineKeyView; budgetUsd: string; canChange: boolean }) {
-  const limitMatches = pipelineKey.limit !== null && new Decimal(pipelineKey.limit).eq(budgetUsd);
+  const limitMatches = pipelineKey.limit !== null && new Decimal(pipelineKey.limit).eq(budgetUsd) && pipelineKey.limitReset === null;
   return (
     <div aria-label="Pipeline key" role="group" className="space-y-3 rounded-md border border-indigo-200 bg-indigo-50/40 p-3">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -33,8 +36,9 @@ export function PipelineKeyPanel({ pipelineKey, budgetUsd, canChange }: { pipeli
           <span className="rounded bg-emerald-100 px-2 py-0.5 text-sm font-medium text-emerald-800">Enabled</span>
         )}
       </div>
-      <dl aria-label="Pipeline key limit" className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
+      <dl aria-label="Pipeline key limit" className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-5">
         <Figure label="Limit at OpenRouter" value={usd(pipelineKey.limit, "no limit")} />
+        <Figure label="Limit resets" value={pipelineKey.limitReset ?? "never"} />
         <Figure label="Left under the limit" value={usd(pipelineKey.limitRemaining)} />
         <Figure label="Spent by the key" value={usd(pipelineKey.usage)} />
         <Figure label="Budget" value={usd(budgetUsd)} />
@@ -43,7 +47,9 @@ export function PipelineKeyPanel({ pipelineKey, budgetUsd, canChange }: { pipeli
         <p role="note" className="rounded border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-950">
           {pipelineKey.limit === null
             ? "The key has no limit: nothing stops the pipeline at the budget."
-            : `The key's limit (${usd(pipelineKey.limit)}) differs from the budget (${usd(budgetUsd)}).`}{" "}
+            : new Decimal(pipelineKey.limit).eq(budgetUsd)
+              ? `The key's limit (${usd(pipelineKey.limit)}) resets ${pipelineKey.limitReset}: the key can spend it again every ${resetWindow(pipelineKey.limitReset ?? "") ?? "window"}.`
+              : `The key's limit (${usd(pipelineKey.limit)}${pipelineKey.limitReset ? `, resetting ${pipelineKey.limitReset}` : ""}) differs from the budget (${usd(budgetUsd)}).`}{" "}
           {canChange ? "Enforce the budget to make OpenRouter stop the key there." : ""}
         </p>
       )}
@@ -92,9 +98,11 @@ function EnforceBudget({ pipelineKey, budgetUsd }: { pipelineKey: PipelineKeyVie
         >
           <input type="hidden" name="hash" value={pipelineKey.hash} />
           <p>
-            Change the limit of <strong>{pipelineKey.name}</strong> at OpenRouter from <strong>{usd(pipelineKey.limit, "no limit")}</strong> to{" "}
-            <strong>{usd(budgetUsd)}</strong>?
+            Change the limit of <strong>{pipelineKey.name}</strong> at OpenRouter from <strong>{usd(pipelineKey.limit, "no limit")}</strong>
+            {pipelineKey.limitReset && <strong>, resetting {pipelineKey.limitReset}</strong>} to <strong>{usd(budgetUsd)}</strong>
+            {pipelineKey.limitReset && <strong> with no reset</strong>}?
           </p>
+          {pipelineKey.limitReset && <ResetNote reset={pipelineKey.limitReset} budgetUsd={budgetUsd} />}
           {spentAlready.gt(0) && (
             <p className="text-slate-600">
               The key has already spent {usd(pipelineKey.usage)}, which counts against the limit: it can spend{" "}
@@ -116,6 +124,23 @@ function EnforceBudget({ pipelineKey, budgetUsd }: { pipelineKey: PipelineKeyVie
         <p role={state.ok ? "status" : "alert"} className={`max-w-xl text-sm ${state.ok ? "text-emerald-700" : "text-red-700"}`}>{state.message}</p>
       )}
     </div>
+  );
+}
+
+/** What the reset in force would have meant with the budget as the limit, and that enforcing removes it. */
+function ResetNote({ reset, budgetUsd }: { reset: string; budgetUsd: string }) {
+  const per = resetWindow(reset);
+  const perMonth = perMonthUsd(budgetUsd, reset);
+  return (
+    <p className="rounded border border-amber-200 bg-amber-50 px-2 py-1.5 text-amber-950">
+      The key’s limit resets {reset}
+      {per && perMonth && (
+        <>
+          : with the budget as that limit, the key could spend {usd(budgetUsd)} again every {per}, about {usd(perMonth)} a month (30 days)
+        </>
+      )}
+      . Enforcing removes the reset: {usd(budgetUsd)} in all, counted against everything the key has spent.
+    </p>
   );
 }
 
