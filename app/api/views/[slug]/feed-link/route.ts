@@ -20,8 +20,8 @@ export const POST = guarded(async (request: Request, context: Context) => {
   const { slug } = await context.params;
   const made = await makeFeedToken(await getDb(), slug);
   if (!made) return noView(slug);
-  const url = `${requestOrigin(request)}/v/${slug}/feed.xml?${FEED_TOKEN_PARAM}=${made.token}`;
-  return NextResponse.json({ url, createdAt: made.createdAt }, { status: 201, headers: { "cache-control": "no-store" } });
+  const path = `/v/${slug}/feed.xml?${FEED_TOKEN_PARAM}=${made.token}`;
+  return NextResponse.json({ url: `${requestOrigin(request)}${path}`, path, createdAt: made.createdAt }, { status: 201, headers: { "cache-control": "no-store" } });
 });
 
 /** Revokes the view's private feed link: it answers 401 (BASIC_AUTH on) or 404 from then on. */
