@@ -1,4 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { FEED_TOKEN_PARAM, feedPathSlug, feedTokenOpens } from "@/lib/alerts/feed-token";
+import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { BODY_TOO_LARGE_MESSAGE, bodyOverLimit } from "@/lib/security/body-limit";
 import { BROKEN_LINK_MESSAGE, brokenLinkPage } from "@/lib/security/broken-link-page";
@@ -28,7 +30,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   // parameters and answer a bare 500, so it is answered here, with a message and our headers.
   if (!decodable(pathname)) return secured(brokenLink(isApi, pathname), isApi ? STATIC_CSP : PLAIN_PAGE_CSP);
 
-  if (credentials && !PUBLIC_PATHS.has(pathname) && !isCronCall(request, pathname)) {
+  if (credentials && !PUBLIC_PATHS.has(pathname) && !isCronCall(request, pathname) && !(await isPrivateFeedRead(request, pathname))) {
     if (!basicAuthMatches(request.headers.get("authorization"), credentials)) {
       return secured(
         NextResponse.json(
@@ -101,6 +103,23 @@ function isCronCall(request: NextRequest, pathname: string): boolean {
     env.CRON_SECRET !== undefined &&
     bearerMatches(request.headers.get("authorization"), env.CRON_SECRET)
   );
+}
+
+/**
+ * A feed reader reading a saved view's feed through the view's private link (a valid
+ * `?token=`, lib/alerts/feed-token.ts) needs no Basic credentials; the token opens that feed only.
+ * A token that is not valid (revoked, replaced, another view's) gets the usual 401.
+ */
+async function isPrivateFeedRead(request: NextRequest, pathname: string): Promise<boolean> {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  const slug = feedPathSlug(pathname);
+  const token = request.nextUrl.searchParams.get(FEED_TOKEN_PARAM);
+  if (!slug || !token) return false;
+  try {
+    return await feedTokenOpens(await getDb(), slug, token);
+  } catch {
+    return false; // the database cannot be reached: the feed could not be read anyway
+  }
 }
 
 function secured(response: NextResponse, csp: string): NextResponse {

@@ -153,3 +153,11 @@ export function isDatabaseUnreachable(err: unknown): boolean {
   const cause = (err as Error & { cause?: unknown }).cause;
   return UNREACHABLE.test(err.message) || (cause instanceof Error && UNREACHABLE.test(cause.message));
 }
+
+/** The address readers reach the site at: the Host (or a proxy's X-Forwarded-Host) they asked. */
+export function requestOrigin(request: Request): string {
+  const url = new URL(request.url);
+  const host = (request.headers.get("x-forwarded-host") ?? request.headers.get("host"))?.split(",")[0].trim();
+  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0].trim() ?? url.protocol.replace(":", "");
+  return host && /^[a-z0-9.\-\[\]:]+$/i.test(host) && (proto === "http" || proto === "https") ? `${proto}://${host}` : url.origin;
+}

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import type { ViewAlertSettings } from "@/lib/alerts/view-settings";
 import { apiFetch } from "../ui/api-fetch";
+import { PrivateFeedLink } from "./private-feed-link";
 
 // A saved view's alert conditions (GET/PUT /api/views/{slug}/alerts). Loaded on demand by the
 // saved views panel's "Alerts" button, so the model page does not carry it.
@@ -58,51 +59,54 @@ export default function ViewAlertsEditor({ slug, name }: { slug: string; name: s
   if (!draft) return <p className="text-xs text-slate-600">Loading the alert conditions…</p>;
 
   return (
-    <form
-      aria-label={`Alerts of ${name}`}
-      className="mt-2 space-y-2 rounded-md border border-slate-200 bg-slate-50 p-3 text-xs text-slate-800"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
-    >
-      <label className="flex items-center gap-2 font-medium">
-        <input type="checkbox" checked={draft.enabled} onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })} />
-        Alerts on
-      </label>
-      <fieldset disabled={!draft.enabled} className="space-y-1 disabled:opacity-60">
-        <legend className="sr-only">Conditions</legend>
-        {CONDITIONS.map((c) => (
-          <label key={c.key} className="flex items-start gap-2">
-            <input type="checkbox" className="mt-0.5" checked={draft[c.key]} onChange={(e) => setDraft({ ...draft, [c.key]: e.target.checked })} />
-            {c.label}
-          </label>
-        ))}
-        <label htmlFor={`${id}-threshold`} className="mt-1 block">
-          Uptime threshold (%)
+    <>
+      <form
+        aria-label={`Alerts of ${name}`}
+        className="mt-2 space-y-2 rounded-md border border-slate-200 bg-slate-50 p-3 text-xs text-slate-800"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+      >
+        <label className="flex items-center gap-2 font-medium">
+          <input type="checkbox" checked={draft.enabled} onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })} />
+          Alerts on
         </label>
-        <input
-          id={`${id}-threshold`}
-          inputMode="decimal"
-          value={threshold}
-          onChange={(e) => setThreshold(e.target.value)}
-          placeholder="the view’s uptime rule, else 95"
-          className="w-56 rounded-md border border-slate-300 bg-white px-2 py-1"
-        />
-      </fieldset>
-      <div className="flex flex-wrap items-center gap-3">
-        <button type="submit" disabled={save.isPending} className="rounded-md bg-indigo-600 px-3 py-1 font-medium text-white disabled:opacity-60">
-          Save alerts
-        </button>
-        <a href={`/v/${slug}/feed.xml`} className="text-indigo-700 underline">
-          Atom feed
-        </a>
-      </div>
-      {message && (
-        <p role="status" className={message.ok ? "text-emerald-800" : "text-red-700"}>
-          {message.text}
-        </p>
-      )}
-    </form>
+        <fieldset disabled={!draft.enabled} className="space-y-1 disabled:opacity-60">
+          <legend className="sr-only">Conditions</legend>
+          {CONDITIONS.map((c) => (
+            <label key={c.key} className="flex items-start gap-2">
+              <input type="checkbox" className="mt-0.5" checked={draft[c.key]} onChange={(e) => setDraft({ ...draft, [c.key]: e.target.checked })} />
+              {c.label}
+            </label>
+          ))}
+          <label htmlFor={`${id}-threshold`} className="mt-1 block">
+            Uptime threshold (%)
+          </label>
+          <input
+            id={`${id}-threshold`}
+            inputMode="decimal"
+            value={threshold}
+            onChange={(e) => setThreshold(e.target.value)}
+            placeholder="the view’s uptime rule, else 95"
+            className="w-56 rounded-md border border-slate-300 bg-white px-2 py-1"
+          />
+        </fieldset>
+        <div className="flex flex-wrap items-center gap-3">
+          <button type="submit" disabled={save.isPending} className="rounded-md bg-indigo-600 px-3 py-1 font-medium text-white disabled:opacity-60">
+            Save alerts
+          </button>
+          <a href={`/v/${slug}/feed.xml`} className="text-indigo-700 underline">
+            Atom feed
+          </a>
+        </div>
+        {message && (
+          <p role="status" className={message.ok ? "text-emerald-800" : "text-red-700"}>
+            {message.text}
+          </p>
+        )}
+      </form>
+      <PrivateFeedLink slug={slug} name={name} />
+    </>
   );
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "../db/engines";
 import { slackBody, webhookBody, type EventForMessage } from "./payload";
 import { DeliveryError, postJson, type PostResult } from "./post";
-import { EVENT_ID_HEADER, signBody, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "./sign";
+import { EVENT_ID_HEADER, signDelivery, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "./sign";
 
 // The sender: carries AlertDelivery rows (written by writeAlertEvent in lib/alerts/outbox.ts) to
 // their channels. All its state is in the database, so it survives restarts and several
@@ -118,11 +118,12 @@ export async function claimDeliveries(db: Db, workerId: string, leaseSeconds: nu
 export function requestFor(delivery: ClaimedDelivery, baseUrl: string, now = new Date()): { body: string; headers: Record<string, string> } {
   if (delivery.channelKind === "slack") return { body: JSON.stringify(slackBody(delivery.event, baseUrl)), headers: {} };
   const body = JSON.stringify(webhookBody(delivery.event, baseUrl));
+  const timestamp = Math.floor(now.getTime() / 1000);
   const headers: Record<string, string> = {
     [EVENT_ID_HEADER]: delivery.event.eventId,
-    [TIMESTAMP_HEADER]: String(Math.floor(now.getTime() / 1000)),
+    [TIMESTAMP_HEADER]: String(timestamp),
   };
-  if (delivery.channelSecret) headers[SIGNATURE_HEADER] = signBody(delivery.channelSecret, body);
+  if (delivery.channelSecret) headers[SIGNATURE_HEADER] = signDelivery(delivery.channelSecret, timestamp, body);
   return { body, headers };
 }
 

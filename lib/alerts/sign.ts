@@ -1,22 +1,18 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 
-// Webhook signatures, the way GitHub signs theirs: HMAC-SHA256 of the raw request body with the
-// channel's secret, hex, in `X-Routeboard-Signature: sha256=<hex>`. The README shows a receiver's check.
+// Webhook signatures, the way Stripe signs theirs: HMAC-SHA256, with the channel's secret, of the
+// attempt's timestamp, a dot and the raw request body, hex, in `X-Routeboard-Signature: sha256=<hex>`.
+// The timestamp (Unix seconds, `X-Routeboard-Timestamp`) is inside what is signed, so a captured
+// delivery cannot be replayed later with a fresh timestamp: receivers refuse a timestamp more than
+// 5 minutes from their clock. The README shows a receiver's check (tests run it on real deliveries).
 
 export const SIGNATURE_HEADER = "X-Routeboard-Signature";
 export const EVENT_ID_HEADER = "X-Routeboard-Event-Id";
 export const TIMESTAMP_HEADER = "X-Routeboard-Timestamp";
 
-export function signBody(secret: string, rawBody: string): string {
-  return `sha256=${createHmac("sha256", secret).update(rawBody, "utf8").digest("hex")}`;
-}
-
-/** The receiver's check, in constant time. */
-export function verifySignature(secret: string, rawBody: string, header: string | null | undefined): boolean {
-  if (!header) return false;
-  const expected = Buffer.from(signBody(secret, rawBody));
-  const given = Buffer.from(header);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+/** The signature header's value for one attempt sent at `timestamp` (Unix seconds). */
+export function signDelivery(secret: string, timestamp: number, rawBody: string): string {
+  return `sha256=${createHmac("sha256", secret).update(`${timestamp}.${rawBody}`, "utf8").digest("hex")}`;
 }
 
 /** A new channel secret: 32 random bytes, as "whsec_" + base64url. */

@@ -44,8 +44,11 @@ export function startScheduler(): boolean {
   return true;
 }
 
-export function schedulerRunning(): boolean {
-  return Boolean(holder.__routeboardScheduler);
+/** This process's scheduler as health judges it: its interval and start, or null when it does not run. */
+export function schedulerFacts(): { intervalSeconds: number; startedAt: Date } | null {
+  const schedule = holder.__routeboardSchedule;
+  if (!schedule || !holder.__routeboardScheduler) return null;
+  return { intervalSeconds: schedule.intervalMs / 1000, startedAt: new Date(schedule.startedAt) };
 }
 
 /** This process's scheduler: its interval and when it polls next (null when it is off). */

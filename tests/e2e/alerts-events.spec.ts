@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { atomProblems } from "../helpers/atom-validator";
 import { poll, replicaControl, screenshot } from "./helpers";
 
 // The events half of the alerts, clicked through: a saved view's alerts turned on from the model
@@ -67,7 +68,8 @@ test.describe("alerts: events", () => {
     expect(feed.headers()["content-type"]).toBe("application/atom+xml; charset=utf-8");
     const xml = await feed.text();
     expect(xml).toContain('<feed xmlns="http://www.w3.org/2005/Atom">');
-    expect(xml).toContain("<title type=\"html\"><![CDATA[Venice in “Alerts walk-through” changed its price");
+    expect(xml).toContain('<title type="text">Venice in “Alerts walk-through” changed its price');
+    expect(atomProblems(xml)).toEqual([]);
     expect((await request.get("/v/nosuchview1/feed.xml")).status()).toBe(404);
     // Linked from the view, for readers and people.
     await page.goto(`/v/${slug}`);

@@ -1,6 +1,6 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { WebhookBodyV1 } from "../../lib/alerts/payload";
-import { EVENT_ID_HEADER, SIGNATURE_HEADER, verifySignature } from "../../lib/alerts/sign";
 
 // A real HTTP receiver for alert deliveries, on 127.0.0.1: it records every request (headers and
 // raw body) and answers as the test says (a status and body, or no answer at all).
@@ -64,17 +64,40 @@ export async function startReceiver(port = 0): Promise<Receiver> {
 /** A webhook body (schema v1) as a test reads it: data as an object. */
 export type ReceivedWebhook = Omit<WebhookBodyV1, "data"> & { data: Record<string, unknown> };
 
+/** The receiver's window around its clock for a delivery's timestamp, as the README documents. */
+export const TOLERANCE_SECONDS = 5 * 60;
+
 /**
- * Hands over (and forgets) what the receiver got; throws when a signature or an event-id header
- * is wrong (plain errors: Vitest and Playwright specs both use this file).
+ * The receiver's check, written from the README's description and not from lib/alerts/sign.ts
+ * (a check shares no code with what it checks): `sha256=` + hex HMAC-SHA256 of
+ * "{X-Routeboard-Timestamp}.{raw body}", and the timestamp within TOLERANCE_SECONDS of `nowMs`.
+ * Says why a delivery is refused, or null when it is accepted.
+ */
+export function signatureProblem(request: Pick<Received, "headers" | "body">, secret: string, nowMs = Date.now()): string | null {
+  const timestamp = request.headers["x-routeboard-timestamp"];
+  const signature = request.headers["x-routeboard-signature"];
+  if (typeof timestamp !== "string" || !/^[0-9]+$/.test(timestamp)) return "no timestamp";
+  if (typeof signature !== "string") return "no signature";
+  if (Math.abs(nowMs / 1000 - Number(timestamp)) > TOLERANCE_SECONDS) return `timestamp ${timestamp} is more than 5 minutes from now`;
+  const mac = createHmac("sha256", secret);
+  mac.update(Buffer.from(timestamp, "ascii"));
+  mac.update(Buffer.from([0x2e])); // "."
+  mac.update(Buffer.from(request.body, "utf8"));
+  const expected = Buffer.from(`sha256=${mac.digest("hex")}`);
+  const given = Buffer.from(signature);
+  return expected.length === given.length && timingSafeEqual(expected, given) ? null : "the signature does not match";
+}
+
+/**
+ * Hands over (and forgets) what the receiver got; throws when a signature, its timestamp or an
+ * event-id header is wrong (plain errors: Vitest and Playwright specs both use this file).
  */
 export function takeSignedWebhooks(receiver: Receiver, secret: string): ReceivedWebhook[] {
   return receiver.received.splice(0).map((request) => {
-    if (!verifySignature(secret, request.body, request.headers[SIGNATURE_HEADER.toLowerCase()] as string)) {
-      throw new Error(`a delivery to ${request.path} has no valid signature`);
-    }
+    const problem = signatureProblem(request, secret);
+    if (problem) throw new Error(`a delivery to ${request.path} is refused: ${problem}`);
     const body = JSON.parse(request.body) as ReceivedWebhook;
-    if (request.headers[EVENT_ID_HEADER.toLowerCase()] !== body.eventId) throw new Error(`event-id header differs from the body's eventId ${body.eventId}`);
+    if (request.headers["x-routeboard-event-id"] !== body.eventId) throw new Error(`event-id header differs from the body's eventId ${body.eventId}`);
     return body;
   });
 }

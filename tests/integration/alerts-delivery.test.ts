@@ -1,4 +1,3 @@
-import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ChannelInputError, createChannel, listChannels, updateChannel } from "@/lib/alerts/channels";
 import { listDeliveries } from "@/lib/alerts/deliveries";
@@ -10,7 +9,8 @@ import { engines } from "../helpers/db";
 import { until } from "../helpers/poller-child";
 import { freePort } from "../helpers/ports";
 import { createScratchDatabase } from "../helpers/scratch";
-import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
+import { loadReadmeVerifier, type ReadmeVerifier } from "../helpers/readme-snippet";
+import { signatureProblem, startReceiver, type Receiver } from "../helpers/webhook-receiver";
 
 // Delivery of alert events to a real HTTP receiver on 127.0.0.1 (so the address guard is lifted
 // with allowPrivate, as ALLOW_PRIVATE_WEBHOOKS=true does, except where the guard is the test).
@@ -43,10 +43,12 @@ describe.each(engines)("alert delivery on the $name engine", (engine) => {
   let other: Db;
   let close: () => Promise<void>;
   let receiver: Receiver;
+  let readmeVerify: ReadmeVerifier;
 
   beforeAll(async () => {
     ({ db, other, close } = await openTwice(engine));
     receiver = await startReceiver();
+    readmeVerify = await loadReadmeVerifier();
   });
   afterAll(async () => {
     await receiver.close();
@@ -94,10 +96,12 @@ describe.each(engines)("alert delivery on the $name engine", (engine) => {
     expect(got.path).toBe("/hook");
     expect(got.headers["content-type"]).toBe("application/json");
     expect(got.headers["x-routeboard-event-id"]).toBe(event.eventId);
-    expect(Number(got.headers["x-routeboard-timestamp"])).toBeGreaterThan(1_700_000_000);
-    // The README's receiver: HMAC-SHA256 of the raw body with the channel's secret, hex.
-    const expected = "sha256=" + createHmac("sha256", secret as string).update(got.body).digest("hex");
-    expect(got.headers["x-routeboard-signature"]).toBe(expected);
+    const sentAt = Number(got.headers["x-routeboard-timestamp"]);
+    expect(Math.abs(sentAt - Date.now() / 1000)).toBeLessThan(60);
+    // The receiver's check written in the tests, and the README's snippet itself, accept it.
+    expect(signatureProblem(got, secret as string)).toBeNull();
+    expect(readmeVerify(got.body, got.headers, secret as string)).toBe(true);
+    expect(readmeVerify(Buffer.from(got.body), got.headers, secret as string)).toBe(true);
     expect(JSON.parse(got.body)).toEqual({
       schemaVersion: 1,
       eventId: event.eventId,
@@ -119,7 +123,31 @@ describe.each(engines)("alert delivery on the $name engine", (engine) => {
     await write("A change.");
     await sendDueDeliveries(db, FAST);
     const got = receiver.received[0];
-    expect(got.headers["x-routeboard-signature"]).toBe("sha256=" + createHmac("sha256", "my-own-secret-1234567890").update(got.body).digest("hex"));
+    expect(signatureProblem(got, "my-own-secret-1234567890")).toBeNull();
+    expect(readmeVerify(got.body, got.headers, "my-own-secret-1234567890")).toBe(true);
+    expect(readmeVerify(got.body, got.headers, "another-secret-0123456789")).toBe(false);
+  });
+
+  it("signs the timestamp with the body: a replay is refused after 5 minutes, and a fresh timestamp on an old delivery does not verify", async () => {
+    const { secret } = await webhook();
+    await write("A change someone captured on the way.");
+    await sendDueDeliveries(db, FAST);
+    const got = receiver.received[0];
+    const key = secret as string;
+    const sentAt = Number(got.headers["x-routeboard-timestamp"]);
+    // The README's snippet at the receiver's clock: accepted up to 5 minutes either side, not after.
+    expect(readmeVerify(got.body, got.headers, key, sentAt + 300)).toBe(true);
+    expect(readmeVerify(got.body, got.headers, key, sentAt + 301)).toBe(false);
+    expect(readmeVerify(got.body, got.headers, key, sentAt - 301)).toBe(false);
+    expect(signatureProblem(got, key, (sentAt + 301) * 1000)).toMatch(/more than 5 minutes/);
+    // Replaying it an hour later with the timestamp header changed to "now": the signature no longer matches.
+    const replayed = { ...got, headers: { ...got.headers, "x-routeboard-timestamp": String(sentAt + 3600) } };
+    expect(readmeVerify(replayed.body, replayed.headers, key, sentAt + 3600)).toBe(false);
+    expect(signatureProblem(replayed, key, (sentAt + 3600) * 1000)).toBe("the signature does not match");
+    // A changed body, or a missing header, does not verify either.
+    expect(readmeVerify(got.body.replace("captured", "changed"), got.headers, key, sentAt)).toBe(false);
+    expect(readmeVerify(got.body, { ...got.headers, "x-routeboard-timestamp": undefined }, key, sentAt)).toBe(false);
+    expect(readmeVerify(got.body, { ...got.headers, "x-routeboard-signature": undefined }, key, sentAt)).toBe(false);
   });
 
   it("sends Slack a readable message with a link back to the view", async () => {

@@ -150,7 +150,7 @@ describe.each(engines)("view alerts on $name PostgreSQL", (engine) => {
   });
 
   it("the view's Atom feed parses as Atom and its entries are the view's events, newest first", async () => {
-    const xml = await viewFeed(opened.db, slug, "http://routeboard.test");
+    const xml = await viewFeed(opened.db, slug, { origin: "http://routeboard.test" });
     const doc = xml2js(xml as string, { compact: false }) as Element; // a strict XML parser: throws on malformed XML
     const feed = doc.elements?.find((e) => e.name === "feed") as Element;
     expect(feed.attributes?.xmlns).toBe("http://www.w3.org/2005/Atom");
@@ -169,7 +169,7 @@ describe.each(engines)("view alerts on $name PostgreSQL", (engine) => {
     for (const e of entries) expect(child(e, "link")?.attributes?.href).toBe(`http://routeboard.test/v/${slug}`);
     const price = entries[stored.findIndex((e) => (e.data as { change?: string }).change === "price")];
     expect(text(child(price, "content"))).toContain("<dt>New</dt><dd><code>inputPricePerM 0.50, outputPricePerM 2.25</code></dd>");
-    expect(await viewFeed(opened.db, "nosuchview", "http://routeboard.test")).toBeNull();
+    expect(await viewFeed(opened.db, "nosuchview", { origin: "http://routeboard.test" })).toBeNull();
   });
 
   it("notifications: newest first with an unread count; marked read one by one or all at once", async () => {

@@ -4,7 +4,7 @@ import { maskUrl } from "@/lib/alerts/channels";
 import { slackBody, webhookBody } from "@/lib/alerts/payload";
 import { truncateUtf8 } from "@/lib/alerts/post";
 import { backoffMs } from "@/lib/alerts/sender";
-import { newWebhookSecret, signBody, verifySignature } from "@/lib/alerts/sign";
+import { newWebhookSecret, signDelivery } from "@/lib/alerts/sign";
 
 const event = {
   eventId: "7b0f5c1e-0000-4000-8000-000000000001",
@@ -18,16 +18,17 @@ const event = {
 };
 
 describe("webhook signatures", () => {
-  it("is HMAC-SHA256 of the raw body, hex, as the README's receiver computes it", () => {
+  it("is HMAC-SHA256 of \"{timestamp}.{raw body}\", hex: the timestamp is signed with the body", () => {
     const secret = "whsec_test-secret-of-enough-length";
     const body = JSON.stringify(webhookBody(event, "https://routeboard.example"));
-    const readmeWay = "sha256=" + createHmac("sha256", secret).update(body).digest("hex");
-    expect(signBody(secret, body)).toBe(readmeWay);
-    expect(signBody(secret, body)).toMatch(/^sha256=[0-9a-f]{64}$/);
-    expect(verifySignature(secret, body, readmeWay)).toBe(true);
-    expect(verifySignature(secret, body + " ", readmeWay)).toBe(false);
-    expect(verifySignature("another-secret-entirely", body, readmeWay)).toBe(false);
-    expect(verifySignature(secret, body, undefined)).toBe(false);
+    const at = 1_796_119_200;
+    const signature = signDelivery(secret, at, body);
+    expect(signature).toBe("sha256=" + createHmac("sha256", secret).update(`${at}.${body}`).digest("hex"));
+    expect(signature).toMatch(/^sha256=[0-9a-f]{64}$/);
+    // Another time, body or secret gives another signature.
+    expect(signDelivery(secret, at + 1, body)).not.toBe(signature);
+    expect(signDelivery(secret, at, body + " ")).not.toBe(signature);
+    expect(signDelivery("another-secret-entirely", at, body)).not.toBe(signature);
   });
 
   it("generates a new, long secret each time", () => {

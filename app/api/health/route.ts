@@ -1,12 +1,15 @@
 import { NextResponse } from "next/server";
 import { getOpenedDb } from "@/lib/db/client";
 import { healthReport } from "@/lib/queries/health";
-import { schedulerRunning } from "@/lib/poller/service";
+import { schedulerFacts } from "@/lib/poller/service";
 
 export const dynamic = "force-dynamic";
 
-/** Liveness for monitors: open without BASIC_AUTH, 503 when the database cannot be reached. */
+/**
+ * Health for monitors, open without BASIC_AUTH: 200 when all is well; 503 with the reason in words
+ * when the database cannot be reached or the scheduler's polls have not succeeded for too long.
+ */
 export async function GET() {
-  const report = await healthReport({ openDb: getOpenedDb, schedulerRunning: schedulerRunning() });
+  const report = await healthReport({ openDb: getOpenedDb, scheduler: schedulerFacts() });
   return NextResponse.json(report, { status: report.ok ? 200 : 503, headers: { "Cache-Control": "no-store" } });
 }
