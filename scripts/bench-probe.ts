@@ -18,7 +18,7 @@ import { chatBehaviour } from "../replica/chat";
 import { kimiK25 } from "../replica/data/kimi-k2.5";
 import { planProbe, estimatePromptTokens, type PlanEndpoint } from "../lib/probe/plan";
 import { BUILTIN_PROMPTS } from "../lib/probe/prompts";
-import { perturbed, simulateLogprobsTest, simulateSamplesTest } from "../lib/probe/simulate";
+import { perturbed, simulateLogprobsTest, simulateSamplesTest } from "../replica/probe-simulation";
 
 const ALPHA = 0.01;
 const PROMPT_COUNTS = [10, 20, 40];

@@ -2,7 +2,7 @@ import Decimal from "decimal.js";
 import type { ChatMessage, ChatRequest } from "../openrouter/chat-schemas";
 import type { ProbePrompt } from "./prompts";
 import { hashString } from "./random";
-import type { ProbeMethod } from "./statistics";
+import { methodFor, probeMethod, PROBE_METHODS, type ProbeMethod } from "./methods";
 
 // What a run will send, planned before anything is sent: every request with its worst-case cost,
 // and the estimate shown to the user. Pure.
@@ -68,9 +68,7 @@ function cost(endpoint: PlanEndpoint, promptTokens: number, completionTokens: nu
   return new Decimal(endpoint.inputPricePerM).times(promptTokens).plus(new Decimal(endpoint.outputPricePerM).times(completionTokens)).div(1_000_000);
 }
 
-export function methodFor(reference: PlanEndpoint, endpoint: PlanEndpoint): ProbeMethod {
-  return reference.supportsLogprobs && endpoint.supportsLogprobs ? "logprobs" : "samples";
-}
+export { methodFor };
 
 export function planProbe(prompts: ProbePrompt[], reference: PlanEndpoint, endpoints: PlanEndpoint[], settings: PlanSettings = DEFAULT_PLAN_SETTINGS): Plan {
   const planned = endpoints.map((e) => ({ tag: e.tag, provider: e.provider, method: methodFor(reference, e) }));
@@ -78,9 +76,8 @@ export function planProbe(prompts: ProbePrompt[], reference: PlanEndpoint, endpo
   const requests: PlannedRequest[] = [];
   const add = (endpoint: PlanEndpoint, role: ProbeRole, method: ProbeMethod, promptIndex: number) => {
     const messages = prompts[promptIndex].messages;
-    const count = method === "logprobs" ? 1 : settings.samplesPerPrompt;
-    const maxTokens = method === "logprobs" ? 1 : settings.sampleMaxTokens;
-    for (let sample = 0; sample < count; sample++) {
+    const { perPrompt, maxTokens } = methodDefinition(method).plan(settings);
+    for (let sample = 0; sample < perPrompt; sample++) {
       requests.push({
         tag: endpoint.tag,
         role,
@@ -95,7 +92,7 @@ export function planProbe(prompts: ProbePrompt[], reference: PlanEndpoint, endpo
   };
   // Prompt by prompt, so that a run stopped early has whole prompts to compare.
   for (let i = 0; i < prompts.length; i++) {
-    for (const method of ["logprobs", "samples"] as const) {
+    for (const { name: method } of PROBE_METHODS) {
       if (!needs.has(method)) continue;
       add(reference, "reference", method, i);
       add(reference, "reference-repeat", method, i);
@@ -111,20 +108,26 @@ export function requestSeed(runId: number, r: Pick<PlannedRequest, "tag" | "role
   return hashString(`${runId}|${r.tag}|${r.role}|${r.method}|${r.promptIndex}|${r.sample}`) & 0x7fffffff;
 }
 
+function methodDefinition(name: string) {
+  const method = probeMethod(name);
+  if (!method) throw new Error(`unknown probe method ${name}`);
+  return method;
+}
+
 /**
  * The request as sent. Every endpoint gets the same body but for its pin: reasoning disabled (Kimi
  * K2.5 thinks by default; thinking would spend the one-token budget on a reasoning token), and
- * temperature 0 for logprobs (the distribution is read from top_logprobs, not from the choice),
- * 1 for samples (the model's own sampling distribution).
+ * what its method sets (temperature, logprobs: lib/probe/methods/).
  */
-export function chatRequestFor(modelId: string, messages: ChatMessage[], r: { tag: string; method: ProbeMethod; maxTokens: number; seed: number }, topLogprobs = 20): ChatRequest {
+export function chatRequestFor(modelId: string, messages: ChatMessage[], r: { tag: string; method: string; maxTokens: number; seed: number }, topLogprobs = 20): ChatRequest {
+  const { temperature, ...extra } = methodDefinition(r.method).body({ topLogprobs });
   return {
     model: modelId,
     messages,
     max_tokens: r.maxTokens,
-    temperature: r.method === "logprobs" ? 0 : 1,
+    temperature,
     seed: r.seed,
-    ...(r.method === "logprobs" ? { logprobs: true, top_logprobs: topLogprobs } : {}),
+    ...extra,
     reasoning: { enabled: false },
     provider: { only: [r.tag], allow_fallbacks: false },
     stream: false,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Db } from "../db/engines";
 import { latestProviders, type ProviderRow } from "../queries/providers";
 import { authorEndpoint } from "../rules/author-endpoint";
+import type { ProbeMethod } from "./methods";
 import { DEFAULT_PLAN_SETTINGS, planProbe, requestSeed, type PlanEndpoint } from "./plan";
 import { resolvePromptSet } from "./prompt-sets";
 
@@ -153,7 +154,7 @@ export async function createProbeRun(db: Db, modelId: string, input: ProbeInput,
 export interface EndpointProgress {
   tag: string;
   provider: string;
-  method: "logprobs" | "samples" | null;
+  method: ProbeMethod | null;
   isReference: boolean;
   done: number;
   errors: number;
@@ -187,7 +188,7 @@ export interface ResultView {
   tag: string;
   provider: string;
   verdict: string;
-  method: "logprobs" | "samples" | null;
+  method: ProbeMethod | null;
   statistic: number | null;
   pValue: number | null;
   rawPValue: number | null;
@@ -209,7 +210,7 @@ export async function getRunView(db: Db, runId: number): Promise<RunView | null>
   const run = await db.probeRun.findUnique({ where: { id: runId } });
   if (!run) return null;
   const counts = await db.probeRequest.groupBy({ by: ["tag", "role", "status"], where: { runId }, _count: { _all: true } });
-  const plan = run.plan as unknown as Array<{ tag: string; provider: string; method: "logprobs" | "samples" | null }>;
+  const plan = run.plan as unknown as Array<{ tag: string; provider: string; method: ProbeMethod | null }>;
   const endpoints = plan.map((e) => {
     const isReference = e.tag === run.referenceTag;
     const mine = counts.filter((c) => c.tag === e.tag && (isReference ? c.role !== "endpoint" : c.role === "endpoint"));
@@ -280,37 +281,4 @@ export async function cancelRun(db: Db, runId: number): Promise<RunView | null> 
     await db.probeRun.update({ where: { id: runId }, data: { cancelRequested: true } });
   }
   return getRunView(db, runId);
-}
-
-/** Each endpoint's verdict in the model's latest completed probe (for the rules and the badges). */
-export interface LatestVerdict {
-  tag: string;
-  verdict: string;
-  reason: string;
-  runId: number;
-  finishedAt: string;
-  statistic: number | null;
-  noiseFloor: number | null;
-  pValue: number | null;
-  method: string | null;
-  /** The run's answers came from the local replica (demo data); always set by latestVerdicts. */
-  demo?: boolean;
-}
-
-export async function latestVerdicts(db: Db, modelId: string): Promise<LatestVerdict[]> {
-  const run = await db.probeRun.findFirst({ where: { modelId, status: "done" }, orderBy: { id: "desc" } });
-  if (!run) return [];
-  const results = await db.probeResult.findMany({ where: { runId: run.id } });
-  return results.map((r) => ({
-    tag: r.tag,
-    verdict: r.verdict,
-    reason: r.reason,
-    runId: run.id,
-    finishedAt: (run.finishedAt ?? run.createdAt).toISOString(),
-    statistic: r.statistic,
-    noiseFloor: r.noiseFloor,
-    pValue: r.pValue,
-    method: r.method,
-    demo: run.demo,
-  }));
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { FAITHFUL } from "@/replica/language-model";
-import { perturbed, simulateLogprobsTest, simulateSamplesTest } from "@/lib/probe/simulate";
+import { perturbed, simulateLogprobsTest, simulateSamplesTest } from "@/replica/probe-simulation";
+import { decideVerdicts, type EndpointEvidence } from "@/lib/probe/verdicts";
 import {
-  decideVerdicts,
   holmAdjust,
   mmdTest,
   normalQuantile,
@@ -10,7 +10,6 @@ import {
   prefixKernel,
   toDistribution,
   totalVariation,
-  type EndpointEvidence,
 } from "@/lib/probe/statistics";
 
 const ALPHA = 0.01;

@@ -1,6 +1,6 @@
-import { FAITHFUL, generate, type ModelVariant } from "../../replica/language-model";
-import { hashString, seededRandom } from "./random";
-import { mmdTest, pairedSignFlipTest, toDistribution, totalVariation, type MmdResult, type PairedTestResult } from "./statistics";
+import { FAITHFUL, generate, type ModelVariant } from "./language-model";
+import { hashString, seededRandom } from "../lib/probe/random";
+import { mmdTest, pairedSignFlipTest, toDistribution, totalVariation, type MmdResult, type PairedTestResult } from "../lib/probe/statistics";
 
 // Simulated probe runs on the replica's toy language model, without HTTP: what the unit tests of
 // the statistics and the benchmark measure error rates on.
