@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import Decimal from "decimal.js";
 import { hashString, seededRandom } from "../lib/probe/random";
 import { FAITHFUL, countPromptTokens, generate, type ModelVariant } from "./language-model";
+import { REPLICA_MODELS, modelEndpoints } from "./endpoints";
 
 // POST /api/v1/chat/completions in OpenRouter's exact shape, served by the toy language model.
 // Each endpoint (by tag) behaves as recorded in CHAT_BEHAVIOURS: faithful, re-quantized (a
@@ -210,4 +211,22 @@ function parseMessages(value: unknown): Array<{ role: string; content: string }>
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The recorded models as the endpoints API serves them at poll 0, without patches. */
+export function recordedModel(id: string): ChatModel | null {
+  const model = REPLICA_MODELS.find((m) => m.id === id);
+  return model ? { permaslug: model.permaslug, endpoints: modelEndpoints(model, 0, false, []).data.endpoints } : null;
+}
+
+/**
+ * The replica's chat completion as a function: what POST /api/v1/chat/completions answers for a
+ * body at time nowMs (ms; decides co-batching and prompt-cache hits). Mutates state (call counts,
+ * batches, caches). No I/O: a bench calls it in process.
+ * STUB (first commit): still the toy model behind answerChat; the real network replaces it.
+ */
+export function completeChat(state: ChatState, body: unknown, nowMs: number, findModel: (id: string) => ChatModel | null = recordedModel): { status: number; json: unknown } {
+  void nowMs;
+  const answer = answerChat(body, findModel, state);
+  return { status: answer.status, json: answer.body };
 }
