@@ -1,7 +1,8 @@
 import Decimal from "decimal.js";
 import type { ChatMessage, ChatRequest } from "../openrouter/chat-schemas";
 import type { ProbePrompt } from "./prompts";
-import { hashString } from "./random";
+import { hashString, seededRandom } from "./random";
+import type { SamplerSettings } from "./settings";
 import { methodFor, probeMethod, PROBE_METHODS, type ProbeMethod } from "./methods";
 
 // What a run will send, planned before anything is sent: every request with its worst-case cost,
@@ -76,8 +77,10 @@ export function planProbe(prompts: ProbePrompt[], reference: PlanEndpoint, endpo
   const requests: PlannedRequest[] = [];
   const add = (endpoint: PlanEndpoint, role: ProbeRole, method: ProbeMethod, promptIndex: number) => {
     const messages = prompts[promptIndex].messages;
-    const { perPrompt, maxTokens } = methodDefinition(method).plan(settings);
-    for (let sample = 0; sample < perPrompt; sample++) {
+    const shape = methodDefinition(method).plan(settings);
+    const count = role === "endpoint" ? shape.perPrompt : shape.referencePerRole;
+    const maxTokens = shape.maxTokens;
+    for (let sample = 0; sample < count; sample++) {
       requests.push({
         tag: endpoint.tag,
         role,
@@ -90,7 +93,7 @@ export function planProbe(prompts: ProbePrompt[], reference: PlanEndpoint, endpo
       });
     }
   };
-  // Prompt by prompt, so that a run stopped early has whole prompts to compare.
+  // Prompt by prompt; the runner sends them in the order of orderForSending.
   for (let i = 0; i < prompts.length; i++) {
     for (const { name: method } of PROBE_METHODS) {
       if (!needs.has(method)) continue;
@@ -115,12 +118,34 @@ function methodDefinition(name: string) {
 }
 
 /**
- * The request as sent. Every endpoint gets the same body but for its pin: reasoning disabled (Kimi
- * K2.5 thinks by default; thinking would spend the one-token budget on a reasoning token), and
- * what its method sets (temperature, logprobs: lib/probe/methods/).
+ * The order requests are sent in: a seeded shuffle of the whole run, so that no two replicates of a
+ * prompt go out together (servers batch identical concurrent requests and share prefix caches,
+ * which would make a side's replicates agree more than its answers do) and the reference's
+ * replicates fall at separated random times across the run (its early and late halves are the A/A).
  */
-export function chatRequestFor(modelId: string, messages: ChatMessage[], r: { tag: string; method: string; maxTokens: number; seed: number }, topLogprobs = 20): ChatRequest {
-  const { temperature, ...extra } = methodDefinition(r.method).body({ topLogprobs });
+export function orderForSending<T>(requests: readonly T[], seed: number): T[] {
+  const random = seededRandom(seed);
+  const out = [...requests];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/**
+ * The request as sent. Every endpoint gets the same body but for its pin: the model's sampler and
+ * thinking mode (lib/probe/settings.ts), with what the endpoint's method sets on top (the greedy
+ * path's temperature 0, logprobs: lib/probe/methods/).
+ */
+export function chatRequestFor(
+  modelId: string,
+  messages: ChatMessage[],
+  r: { tag: string; method: string; maxTokens: number; seed: number },
+  sampler: SamplerSettings,
+  topLogprobs = DEFAULT_PLAN_SETTINGS.topLogprobs,
+): ChatRequest {
+  const { temperature, ...extra } = methodDefinition(r.method).body({ topLogprobs, sampler });
   return {
     model: modelId,
     messages,
@@ -128,7 +153,7 @@ export function chatRequestFor(modelId: string, messages: ChatMessage[], r: { ta
     temperature,
     seed: r.seed,
     ...extra,
-    reasoning: { enabled: false },
+    reasoning: { enabled: sampler.thinking },
     provider: { only: [r.tag], allow_fallbacks: false },
     stream: false,
   };

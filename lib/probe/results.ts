@@ -23,7 +23,8 @@ export interface RunFacts {
   referenceProvider: string;
   endpoints: PlannedEndpoint[];
   promptCount: number;
-  alpha: number;
+  /** The margin, nats/token of KL. */
+  deltaNats: number;
 }
 
 export interface EndpointResult extends EndpointVerdict {
@@ -42,9 +43,6 @@ export function computeResults(run: RunFacts, answers: AnswerRow[]): EndpointRes
   for (const a of answers) {
     if (a.tag === run.referenceTag && a.role === "reference" && valid(a) && a.promptTokens !== null && !referenceTokens.has(a.promptIndex)) referenceTokens.set(a.promptIndex, a.promptTokens);
   }
-  const tested = Math.max(1, run.endpoints.length);
-  const level = run.alpha / tested; // Bonferroni level for the detectable effect (Holm is at least as powerful)
-
   const evidence: EndpointEvidence[] = [];
   const extras: Array<Pick<EndpointResult, "provider" | "servedBy" | "costUsd">> = [];
   const all = [{ tag: run.referenceTag, provider: run.referenceProvider, method: null }, ...run.endpoints];
@@ -69,15 +67,12 @@ export function computeResults(run: RunFacts, answers: AnswerRow[]): EndpointRes
     let test: EndpointEvidence["test"] = null;
     const method = !isReference && endpoint.method ? probeMethod(endpoint.method) : null;
     if (method) {
-      const found = method.compare({
+      test = method.compare({
         runId: run.id,
-        level,
-        alpha: run.alpha,
-        reference: of(run.referenceTag, "reference", method.name),
-        referenceRepeat: of(run.referenceTag, "reference-repeat", method.name),
+        deltaNats: run.deltaNats,
+        reference: [...of(run.referenceTag, "reference", method.name), ...of(run.referenceTag, "reference-repeat", method.name)],
         endpoint: of(endpoint.tag, "endpoint", method.name),
       });
-      if (found) test = { ...found, method: endpoint.method as NonNullable<EndpointEvidence["test"]>["method"] };
     }
     evidence.push({
       tag: endpoint.tag,
@@ -86,9 +81,10 @@ export function computeResults(run: RunFacts, answers: AnswerRow[]): EndpointRes
       promptTokenMismatches: mismatches,
       promptTokensCompared: compared,
       promptsPlanned: run.promptCount,
+      method: isReference || !endpoint.method ? null : (endpoint.method as EndpointEvidence["method"]),
       test,
     });
   }
-  const verdicts = decideVerdicts(evidence, { ...DEFAULT_VERDICT_OPTIONS, alpha: run.alpha, minPrompts: Math.min(DEFAULT_VERDICT_OPTIONS.minPrompts, run.promptCount) });
+  const verdicts = decideVerdicts(evidence, { ...DEFAULT_VERDICT_OPTIONS, minPrompts: Math.min(DEFAULT_VERDICT_OPTIONS.minPrompts, run.promptCount) });
   return verdicts.map((v, i) => ({ ...v, ...extras[i] }));
 }

@@ -3,13 +3,9 @@ import { seededRandom } from "./random";
 // The statistics of the fidelity probe, pure and without I/O, so they are tested on simulated data
 // (tests/unit/probe-statistics.test.ts) and measured by `npm run bench:probe`.
 //
-// Two methods, as in Model Equality Testing (Gao, Liang, Guestrin, ICLR 2025):
-// - logprobs: per prompt, the total variation between an endpoint's top-k next-token distribution
-//   and the reference's, against the reference's own run-to-run noise (a second reference call),
-//   decided by a paired sign-flip permutation test over prompts;
-// - samples: short completions compared with the reference's by MMD with a character-prefix
-//   kernel and a permutation p-value.
-// p-values are corrected over the endpoints of a run with Holm's method.
+// Top-k distributions and total variation, the samples path's MMD (Model Equality Testing, Gao,
+// Liang, Guestrin, ICLR 2025) and small numeric helpers. The equivalence statistics that decide
+// verdicts are in ./divergence.ts.
 
 export interface TopLogprob {
   token: string;
@@ -53,93 +49,6 @@ export function totalVariation(a: TopKDistribution, b: TopKDistribution): number
   for (const [token, p] of a.probabilities) sum += Math.abs(p - (b.probabilities.get(token) ?? 0));
   for (const [token, q] of b.probabilities) if (!a.probabilities.has(token)) sum += q;
   return Math.min(1, sum / 2);
-}
-
-export interface PairedTestResult {
-  /** Prompts with all three answers. */
-  n: number;
-  /** Mean over prompts of TV(endpoint, reference). */
-  statistic: number;
-  /** Mean over prompts of TV(reference repeat, reference): the noise floor. */
-  noiseFloor: number;
-  /** statistic − noiseFloor: the effect size, in units of total variation. */
-  effect: number;
-  /** Standard deviation of the per-prompt differences. */
-  sdDifference: number;
-  pValue: number;
-}
-
-/**
- * One-sided paired sign-flip permutation test of "the endpoint is further from the reference than
- * the reference is from itself". Under the null (the endpoint serves the reference's model), the
- * endpoint's answer and the reference's second answer are exchangeable, so each prompt's
- * difference TV(endpoint, ref) − TV(ref2, ref) is symmetric around zero and its sign can be
- * flipped. Exact over all 2^n sign patterns up to n = 16, else `permutations` seeded random ones.
- */
-export function pairedSignFlipTest(
-  endpointDistances: number[],
-  noiseDistances: number[],
-  { permutations = 9_999, seed = 1 }: { permutations?: number; seed?: number } = {},
-): PairedTestResult {
-  const n = Math.min(endpointDistances.length, noiseDistances.length);
-  const differences = Array.from({ length: n }, (_, i) => endpointDistances[i] - noiseDistances[i]);
-  const statistic = mean(endpointDistances.slice(0, n));
-  const noiseFloor = mean(noiseDistances.slice(0, n));
-  if (n === 0) return { n, statistic: NaN, noiseFloor: NaN, effect: NaN, sdDifference: NaN, pValue: 1 };
-  const observed = sum(differences);
-  // A tiny tolerance so that sums equal up to rounding count as "at least as extreme".
-  const tolerance = 1e-12 * (1 + Math.abs(observed));
-  let extreme = 0;
-  let total = 0;
-  if (n <= 16) {
-    for (let mask = 0; mask < 1 << n; mask++) {
-      let s = 0;
-      for (let i = 0; i < n; i++) s += mask & (1 << i) ? -differences[i] : differences[i];
-      if (s >= observed - tolerance) extreme++;
-      total++;
-    }
-  } else {
-    const random = seededRandom(seed);
-    extreme = 1; // the observed labelling is one of the permutations
-    total = 1;
-    for (let b = 0; b < permutations; b++) {
-      let s = 0;
-      for (let i = 0; i < n; i++) s += random() < 0.5 ? -differences[i] : differences[i];
-      if (s >= observed - tolerance) extreme++;
-      total++;
-    }
-  }
-  return {
-    n,
-    statistic,
-    noiseFloor,
-    effect: observed / n,
-    sdDifference: standardDeviation(differences),
-    pValue: extreme / total,
-  };
-}
-
-/**
- * The smallest mean excess distance (effect) the paired test would detect with the given power at
- * level alpha, by the normal approximation (z_{1−α} + z_{power})·sd/√n. With fewer than two
- * prompts nothing could be detected (Infinity).
- */
-export function detectableEffect(sdDifference: number, n: number, alpha: number, power = 0.8): number {
-  if (n < 2 || !Number.isFinite(sdDifference)) return Infinity;
-  return ((normalQuantile(1 - alpha) + normalQuantile(power)) * sdDifference) / Math.sqrt(n);
-}
-
-/** Holm's step-down correction: adjusted p-values (monotone, capped at 1), null stays null. */
-export function holmAdjust(pValues: Array<number | null>): Array<number | null> {
-  const indexed = pValues.flatMap((p, i) => (p === null ? [] : [{ p, i }])).sort((a, b) => a.p - b.p);
-  const m = indexed.length;
-  const adjusted: Array<number | null> = pValues.map(() => null);
-  let running = 0;
-  indexed.forEach(({ p, i }, rank) => {
-    running = Math.max(running, Math.min(1, (m - rank) * p));
-    adjusted[i] = running;
-  });
-  return adjusted;
 }
 
 // ---- Samples: MMD with a character-prefix kernel.
