@@ -9,7 +9,7 @@ import { SPECIAL, VOCAB_SIZE } from "./vocab";
 // Deterministic: a seeded initialisation, a seeded order of examples, plain float64 arithmetic
 // (the same on every x64 machine with the same Node), Adam with a cosine learning rate.
 
-const EPOCHS = Number(process.env.LM_EPOCHS ?? 12);
+const EPOCHS = Number(process.env.LM_EPOCHS ?? 6);
 const BATCH = 32;
 const LR = 3e-3;
 const WEIGHT_DECAY = 1e-5;
