@@ -160,8 +160,10 @@ function main() {
   }
   const weights = Object.fromEntries(KEYS.map((k) => [k, Float32Array.from(params[k])])) as unknown as FloatWeights;
   const header = { vocab: VOCAB_SIZE, context: CONTEXT, embed: EMBED, hidden: HIDDEN, corpusSha256: corpus.sha256, epochs: EPOCHS, trainLossNats: Number(trainLoss.toFixed(4)), heldOutLossNats: Number(meanLoss(params, heldOut).toFixed(4)) };
-  writeFileSync(fileURLToPath(WEIGHTS_URL), encodeWeights(weights, header));
-  console.log(`wrote ${fileURLToPath(WEIGHTS_URL)}`, header);
+  // An output path as the first argument checks reproducibility without touching the committed file.
+  const out = process.argv[2] ?? fileURLToPath(WEIGHTS_URL);
+  writeFileSync(out, encodeWeights(weights, header));
+  console.log(`wrote ${out}`, header);
 }
 
 main();
