@@ -4,9 +4,9 @@ import Decimal from "decimal.js";
 import { kimiK25 } from "./data/kimi-k2.5";
 import { REPLICA_MODELS, modelEndpoints, perToken, type Patch } from "./endpoints";
 import { applyDrift, createDrift, type DriftOptions, type DriftState } from "./drift";
-import { CHAT_PATH, answerChat, chatFaultPath, freshChatState, readChatBody, type ChatState } from "./chat";
+import { CHAT_PATH, chatFaultPath, completeChat, freshChatState, readChatBody, requantize, type ChatState } from "./chat";
 import { freshAccount, handleAccountRequest, isAccountChat, minimalChatCompletion, type AccountState } from "./keys";
-import { FAITHFUL } from "./language-model";
+import { WEIGHT_FORMATS, type WeightFormat } from "./lm/types";
 
 export { REPLICA_MODELS, endpointJson, modelEndpoints, type Patch } from "./endpoints";
 
@@ -143,11 +143,11 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
           const answer = minimalChatCompletion(state.account, req.headers.authorization);
           return send(res, answer.status, answer.body);
         }
-        const answer = answerChat(chatBody, (id) => {
+        const answer = completeChat(state.chat, chatBody, Date.now(), (id) => {
           const model = REPLICA_MODELS.find((m) => m.id === id);
           return model ? { permaslug: model.permaslug, endpoints: modelEndpoints(model, 0, false, state.patches).data.endpoints } : null;
-        }, state.chat);
-        return send(res, answer.status, answer.body);
+        });
+        return send(res, answer.status, answer.json);
       }
 
       const method = req.method ?? "GET";
@@ -219,11 +219,12 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
       return send(res, 200, { ok: true });
     }
     if (path === "/__replica/requantize") {
-      // An endpoint starts serving a perturbed copy of the weights (as fireworks does), or its own again with perturbation 0.
+      // An endpoint starts serving the released weights converted to another format (as a
+      // provider re-quantizing would), or its recorded behaviour again with format null.
       const tag = String(body.tag);
-      const perturbation = Number(body.perturbation);
-      if (!(perturbation >= 0)) return send(res, 400, { error: "perturbation must be a number >= 0" });
-      state.chat.variants[tag] = { ...FAITHFUL, perturbation, variantKey: perturbation > 0 ? `${tag}-requantized` : FAITHFUL.variantKey };
+      const format = body.format === null ? null : (body.format as WeightFormat);
+      if (format !== null && !WEIGHT_FORMATS.includes(format)) return send(res, 400, { error: `format must be null or one of ${WEIGHT_FORMATS.join(", ")}` });
+      requantize(state.chat, tag, format);
       return send(res, 200, { ok: true });
     }
     if (path === "/__replica/drift") {
@@ -258,9 +259,9 @@ export async function patchReplica(replicaUrl: string, patch: Patch): Promise<vo
   await fetch(`${replicaUrl}/__replica/patch`, { method: "POST", body: JSON.stringify(patch) });
 }
 
-/** Makes an endpoint serve a perturbed copy of the weights from now on (perturbation 0: its own weights). */
-export async function requantizeReplica(replicaUrl: string, tag: string, perturbation: number): Promise<void> {
-  const res = await fetch(`${replicaUrl}/__replica/requantize`, { method: "POST", body: JSON.stringify({ tag, perturbation }) });
+/** Makes an endpoint serve the released weights in another format from now on (null: its recorded behaviour again). */
+export async function requantizeReplica(replicaUrl: string, tag: string, format: WeightFormat | null): Promise<void> {
+  const res = await fetch(`${replicaUrl}/__replica/requantize`, { method: "POST", body: JSON.stringify({ tag, format }) });
   if (!res.ok) throw new Error(`requantize ${tag}: ${res.status}`);
 }
 

@@ -9,7 +9,7 @@ import { SPECIAL, VOCAB_SIZE } from "./vocab";
 // Deterministic: a seeded initialisation, a seeded order of examples, plain float64 arithmetic
 // (the same on every x64 machine with the same Node), Adam with a cosine learning rate.
 
-const EPOCHS = Number(process.env.LM_EPOCHS ?? 12);
+const EPOCHS = Number(process.env.LM_EPOCHS ?? 6);
 const BATCH = 32;
 const LR = 3e-3;
 const WEIGHT_DECAY = 1e-5;
@@ -160,8 +160,10 @@ function main() {
   }
   const weights = Object.fromEntries(KEYS.map((k) => [k, Float32Array.from(params[k])])) as unknown as FloatWeights;
   const header = { vocab: VOCAB_SIZE, context: CONTEXT, embed: EMBED, hidden: HIDDEN, corpusSha256: corpus.sha256, epochs: EPOCHS, trainLossNats: Number(trainLoss.toFixed(4)), heldOutLossNats: Number(meanLoss(params, heldOut).toFixed(4)) };
-  writeFileSync(fileURLToPath(WEIGHTS_URL), encodeWeights(weights, header));
-  console.log(`wrote ${fileURLToPath(WEIGHTS_URL)}`, header);
+  // An output path as the first argument checks reproducibility without touching the committed file.
+  const out = process.argv[2] ?? fileURLToPath(WEIGHTS_URL);
+  writeFileSync(out, encodeWeights(weights, header));
+  console.log(`wrote ${out}`, header);
 }
 
 main();

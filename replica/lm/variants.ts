@@ -1,5 +1,5 @@
 import { hashString, normal, seededRandom } from "../../lib/probe/random";
-import { forward, loadFloatWeights, prepareNetwork, type FloatWeights, type PreparedNetwork } from "./network";
+import { contextWindow, forward, loadFloatWeights, prepareNetwork, type FloatWeights, type PreparedNetwork } from "./network";
 import type { LmVariant, Nondeterminism, WeightFormat } from "./types";
 
 // Endpoint variants: which weights an endpoint serves, its numerics, and its nondeterminism.
@@ -64,9 +64,24 @@ export function networkFor(format: WeightFormat): PreparedNetwork {
   return net;
 }
 
-/** The variant's logits without noise: its weights and numerics, deterministic. */
+// The network sees only the last CONTEXT tokens, so a variant's clean logits are a function of
+// that window: memoised per numerics (a bench asks the same positions of many variants many times).
+const memo = new Map<string, Map<string, Float64Array>>();
+const MEMO_LIMIT = 100_000;
+
+/** The variant's logits without noise: its weights and numerics, deterministic. A fresh copy the caller may change. */
 export function cleanLogits(v: LmVariant, tokens: ArrayLike<number>): Float64Array {
-  return forward(networkFor(v.weights), tokens, v);
+  const numerics = `${v.weights}|${v.activations}|${v.summation}`;
+  let table = memo.get(numerics);
+  if (!table) memo.set(numerics, (table = new Map()));
+  const key = contextWindow(tokens).join(",");
+  let logits = table.get(key);
+  if (!logits) {
+    if (table.size >= MEMO_LIMIT) table.clear();
+    logits = forward(networkFor(v.weights), tokens, v);
+    table.set(key, logits);
+  }
+  return logits.slice();
 }
 
 /**

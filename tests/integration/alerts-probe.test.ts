@@ -76,7 +76,7 @@ describe.each(engines)("probe verdict → event → signed delivery on the $name
   }, 120_000);
 
   it("Chutes re-quantized: the next probe's verdict change is one signed delivery with the old and new verdicts", async () => {
-    await requantizeReplica(replica.url, TAG, 0.6);
+    await requantizeReplica(replica.url, TAG, "nvfp4");
     expect(await probe()).toEqual({ "moonshotai/int4": "reference", [TAG]: "differs" });
     // Only the probe condition fired (the view does not exclude probe mismatches, so the included
     // set and the routing export stay as they were).
@@ -107,7 +107,7 @@ describe.each(engines)("probe verdict → event → signed delivery on the $name
   it("a run that probed another endpoint in between does not hide the next change of Chutes' verdict", async () => {
     expect(await probe("deepinfra")).toEqual({ "moonshotai/int4": "reference", deepinfra: "matches" });
     expect(await delivered()).toEqual([]); // deepinfra's first verdict; Chutes was not probed
-    await requantizeReplica(replica.url, TAG, 0); // its own weights again
+    await requantizeReplica(replica.url, TAG, null); // its own weights again
     expect(await probe()).toEqual({ "moonshotai/int4": "reference", [TAG]: "matches" });
     const messages = await delivered();
     expect(messages.map((m) => [m.kind, m.data.tag, m.data.old, m.data.new])).toEqual([["probe", TAG, "differs", "matches"]]);
