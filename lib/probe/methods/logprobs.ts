@@ -89,7 +89,9 @@ export function logprobsKind(replicates: Replicate[], asked: number): LogprobsKi
     for (const top of r.tops) {
       seen++;
       const mass = top.reduce((s, t) => s + Math.exp(Math.min(0, t.logprob)), 0);
-      const renormalised = top.length < asked && Math.abs(mass - 1) < 1e-4 && top.length > 1;
+      // Fewer tokens than asked whose mass is 1: renormalised after top-k / top-p, or one token at
+      // probability 1 (temperature 0 applied). A raw list of the model's tokens keeps some mass unlisted.
+      const renormalised = top.length < asked && Math.abs(mass - 1) < 1e-4;
       const tempered = top.length > 1 && top[0].logprob === 0;
       if (renormalised || tempered) processed++;
     }
