@@ -39,6 +39,12 @@ export interface HarnessOutcome {
 }
 
 export function runProbeInProcess(run: HarnessRun): HarnessOutcome {
+  // The replica draws each call's serving noise from how many times its endpoint was asked that
+  // request before (state.counters). A fresh state would give every run the same noise, so each
+  // run starts the counters at its own offset: as if the servers had served other traffic before.
+  const offset = (run.seed * 7919) % 1_000_000;
+  const counters = run.state.counters;
+  run.state.counters = new Proxy(counters, { get: (target, key: string) => (key in target ? target[key] : offset) });
   const plan = planProbe(run.prompts, run.reference, run.endpoints);
   const ordered = orderForSending(plan.requests, run.seed);
   const gaps = seededRandom(run.seed ^ 0x5bd1e995);
