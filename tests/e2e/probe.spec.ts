@@ -185,15 +185,15 @@ test.describe("fidelity probe", () => {
     await expect(picker).toHaveValue(String(mine.id));
     await expect(picker.locator("option:checked")).toHaveText(`team-prompts (uploaded): 10 prompts, version ${mine.version}`);
     await expect(section.getByTestId("prompt-set-chosen")).toHaveText(new RegExp(`^10 prompts · version ${mine.version} · uploaded \\d{4}-`));
-    // The estimate follows the chosen set: chutes/int4 against the reference, 3 logprobs requests a prompt.
-    await expect(section.getByText("(30 requests over 10 prompts, reference calls included)", { exact: false })).toBeVisible();
+    // The estimate follows the chosen set: chutes/int4 against the reference, 6 logprobs requests a prompt (the reference 4, the endpoint 2).
+    await expect(section.getByText("(60 requests over 10 prompts, reference calls included)", { exact: false })).toBeVisible();
     await screenshot(page, "probe-prompts-picked");
 
     await section.getByRole("button", { name: "Run probe" }).click();
     const run = section.getByRole("region", { name: /^Probe \d+$/ });
     await expect(run.getByTestId("probe-prompts")).toHaveText(`10 prompts (uploaded, version ${mine.version})`, { timeout: 60_000 });
     await expect(run.getByTestId("probe-status")).toHaveText("done", { timeout: 180_000 });
-    await expect(run.getByTestId("probe-progress")).toHaveText("30 of 30 requests");
+    await expect(run.getByTestId("probe-progress")).toHaveText("60 of 60 requests");
     const listed = (await (await request.get(`${API}?limit=1`)).json()).runs[0];
     expect(listed).toMatchObject({ promptSet: `upload:${mine.id}`, promptSetVersion: mine.version, promptCount: 10, status: "done" });
   });
