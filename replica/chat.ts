@@ -1,45 +1,80 @@
 import type { IncomingMessage } from "node:http";
 import Decimal from "decimal.js";
 import { hashString, seededRandom } from "../lib/probe/random";
-import { FAITHFUL, countPromptTokens, generate, type ModelVariant } from "./language-model";
+import { REPLICA_MODELS, modelEndpoints } from "./endpoints";
+import { countPromptTokens } from "./language-model";
+import { logSoftmax, processedLogprobs, sampleFrom } from "./lm/sampler";
+import type { LmVariant, LogprobsKind, PrefillBehaviour, SamplerSettings, WeightFormat } from "./lm/types";
+import { BATCH_NOISE, CO_BATCHED, HEAVY_JUMPS, NO_NOISE, drawNoise, servedLogits, variant, type NoiseDraw } from "./lm/variants";
+import { SPECIAL, renderChat, tokenText } from "./lm/vocab";
 
-// POST /api/v1/chat/completions in OpenRouter's exact shape, served by the toy language model.
-// Each endpoint (by tag) behaves as recorded in CHAT_BEHAVIOURS: faithful, re-quantized (a
-// perturbed copy of the weights), another chat template (more prompt tokens), or a router that
-// sometimes answers from another provider. Faults (429, 500, hang) are taken by server.ts before
-// this runs; a fault whose path is "chat/completions@<tag>" hits only requests pinned to <tag>.
+// POST /api/v1/chat/completions in OpenRouter's exact shape, served by the replica's real
+// language network (replica/lm). Each endpoint (by tag) behaves as recorded in CHAT_BEHAVIOURS:
+// the weights it serves (the released INT4-g32, or a re-quantization of them), its numerics and
+// nondeterminism, whether and which logprobs it returns, what it does with a trailing assistant
+// message, another chat template (more prompt tokens), a prompt cache, or a router that sometimes
+// answers from another provider. Faults (429, 500, hang) are taken by server.ts before this runs;
+// a fault whose path is "chat/completions@<tag>" hits only requests pinned to <tag>.
 
 export const CHAT_PATH = "/api/v1/chat/completions";
 
 export interface ChatBehaviour {
-  variant: ModelVariant;
+  variant: LmVariant;
   /** Lists logprobs and top_logprobs in supported_parameters, and returns them. */
   logprobs: boolean;
+  /** Which logprobs it returns: the model's (raw) or after its sampler (processed). */
+  logprobsKind: LogprobsKind;
+  /** A trailing assistant message: continued (prefill), answered with a new turn, or a 400. */
+  prefill: PrefillBehaviour;
   /** Tokens its chat template adds to every prompt (another template than the model's). */
   extraTemplateTokens: number;
+  /** How long a prompt stays in its prefix cache (0: no cache). */
+  cacheTtlMs: number;
   /** Every n-th answer (by a hash of the request) is served by this other provider. */
   fallback?: { every: number; providerTag: string };
 }
 
-const DEFAULT_BEHAVIOUR: ChatBehaviour = { variant: FAITHFUL, logprobs: true, extraTemplateTokens: 0 };
+const int4 = (name: string, over: Partial<LmVariant> = {}) => variant(name, "int4-g32", over);
 
-/** Kimi K2.5's endpoints in the replica. Tags not listed are faithful with logprobs. */
-export const CHAT_BEHAVIOURS: Record<string, Partial<ChatBehaviour>> = {
-  "siliconflow/int4": { logprobs: false }, // faithful, compared by samples
-  "baseten/fp4": { variant: { ...FAITHFUL, perturbation: 0.6, variantKey: "baseten-fp4" } },
-  fireworks: { variant: { ...FAITHFUL, perturbation: 0.3, variantKey: "fireworks-nvfp4" } },
-  venice: { logprobs: false, variant: { ...FAITHFUL, perturbation: 3, variantKey: "venice" } }, // badly re-quantized: the samples path sees it even over few prompts
-  together: { extraTemplateTokens: 7 },
-  novita: { fallback: { every: 3, providerTag: "deepinfra" } },
+const DEFAULT_BEHAVIOUR: ChatBehaviour = {
+  variant: int4("int4-g32, batch noise", { nondeterminism: BATCH_NOISE }),
+  logprobs: true,
+  logprobsKind: "raw",
+  prefill: "continue",
+  extraTemplateTokens: 0,
+  cacheTtlMs: 0,
 };
 
-/** An endpoint's behaviour: the recorded one, its weights replaced when the test re-quantized it (ChatState.variants). */
-export function chatBehaviour(tag: string, variants: Record<string, ModelVariant> = {}): ChatBehaviour {
-  const behaviour = { ...DEFAULT_BEHAVIOUR, ...CHAT_BEHAVIOURS[tag] };
-  return variants[tag] ? { ...behaviour, variant: variants[tag] } : behaviour;
+const FIVE_MINUTES = 5 * 60_000;
+
+/**
+ * Kimi K2.5's endpoints in the replica. Faithful ones serve the released INT4-g32 weights with
+ * their own numerics; re-quantized ones convert them (variants.ts says why from the release).
+ * Tags not listed behave as DEFAULT_BEHAVIOUR (faithful, batch noise, raw logprobs).
+ */
+export const CHAT_BEHAVIOURS: Record<string, Partial<ChatBehaviour>> = {
+  // The reference: the release as it is, with the same per-call batch noise as most faithful stacks.
+  "moonshotai/int4": { variant: int4("moonshotai: int4-g32", { nondeterminism: BATCH_NOISE }), cacheTtlMs: FIVE_MINUTES },
+  "chutes/int4": { variant: int4("chutes: int4-g32, bf16 activations", { activations: "bf16", nondeterminism: BATCH_NOISE }), prefill: "new-turn" },
+  // Faithful, compared by samples: identical requests close together are batched together.
+  "siliconflow/int4": { logprobs: false, variant: int4("siliconflow: int4-g32, co-batched", { nondeterminism: CO_BATCHED }) },
+  "atlas-cloud/int4": { variant: int4("atlas-cloud: int4-g32, reversed sums, heavy jumps", { summation: "reversed", nondeterminism: HEAVY_JUMPS }), prefill: "reject" },
+  "parasail/int4": { variant: int4("parasail: int4-g32, pairwise sums", { summation: "pairwise", nondeterminism: BATCH_NOISE }), cacheTtlMs: FIVE_MINUTES },
+  deepinfra: { variant: int4("deepinfra: int4-g32, bf16, pairwise", { activations: "bf16", summation: "pairwise", nondeterminism: BATCH_NOISE }), cacheTtlMs: FIVE_MINUTES, prefill: "new-turn" },
+  // Re-quantized: the release converted to another format.
+  fireworks: { variant: variant("fireworks: nvfp4", "nvfp4", { nondeterminism: BATCH_NOISE }), cacheTtlMs: FIVE_MINUTES },
+  "baseten/fp4": { variant: variant("baseten: mxfp4", "mxfp4", { nondeterminism: BATCH_NOISE }), logprobsKind: "processed" },
+  together: { variant: variant("together: fp8-e4m3", "fp8-e4m3", { nondeterminism: BATCH_NOISE }), extraTemplateTokens: 7, prefill: "reject" },
+  novita: { variant: variant("novita: float32 (another checkpoint)", "float32", { nondeterminism: BATCH_NOISE }), fallback: { every: 3, providerTag: "deepinfra" } },
+  venice: { logprobs: false, variant: variant("venice: int4-g128", "int4-g128", { nondeterminism: HEAVY_JUMPS }), prefill: "new-turn" },
+};
+
+/** An endpoint's behaviour: the recorded one, with what a test changed (ChatState.overrides) on top. */
+export function chatBehaviour(tag: string, overrides: Record<string, Partial<ChatBehaviour>> = {}): ChatBehaviour {
+  return { ...DEFAULT_BEHAVIOUR, ...CHAT_BEHAVIOURS[tag], ...overrides[tag] };
 }
 
-const BASE_PARAMETERS = ["max_tokens", "temperature", "top_p", "stop", "seed", "tools", "tool_choice", "response_format", "reasoning", "include_reasoning"];
+const BASE_PARAMETERS = ["max_tokens", "temperature", "top_p", "top_k", "min_p", "presence_penalty", "frequency_penalty", "stop", "seed", "tools", "tool_choice", "response_format", "reasoning", "include_reasoning"];
 
 /** What the endpoints API lists as supported_parameters for a tag. */
 export function supportedParameters(tag: string): string[] {
@@ -51,17 +86,24 @@ export interface ChatCall {
   servedBy: string;
   promptHash: number;
   seed: number | null;
+  atMs: number;
+  /** Whether this call shared an earlier call's noise draw (co-batched). */
+  coBatched: boolean;
 }
 
 export interface ChatState {
   calls: ChatCall[];
   counters: Record<string, number>;
-  /** Endpoints re-quantized since the replica started (POST /__replica/requantize), by tag. */
-  variants: Record<string, ModelVariant>;
+  /** Behaviours changed since the replica started (POST /__replica/requantize, /__replica/behaviour), by tag. */
+  overrides: Record<string, Partial<ChatBehaviour>>;
+  /** The open batch of identical requests per endpoint and request: when it started and its noise draw. */
+  batches: Record<string, { startMs: number; draw: NoiseDraw }>;
+  /** Prompts each endpoint saw recently (its prefix cache): rendered text and when. */
+  cache: Record<string, Array<{ text: string; atMs: number }>>;
 }
 
 export function freshChatState(): ChatState {
-  return { calls: [], counters: {}, variants: {} };
+  return { calls: [], counters: {}, overrides: {}, batches: {}, cache: {} };
 }
 
 /** The JSON body, or null when it is not JSON. */
@@ -89,25 +131,69 @@ export interface ChatModel {
   endpoints: EndpointObject[];
 }
 
-export interface ChatAnswer {
-  status: number;
-  body: unknown;
+/** The recorded models as the endpoints API serves them at poll 0, without patches. */
+export function recordedModel(id: string): ChatModel | null {
+  const model = REPLICA_MODELS.find((m) => m.id === id);
+  return model ? { permaslug: model.permaslug, endpoints: modelEndpoints(model, 0, false, []).data.endpoints } : null;
 }
 
-const error = (code: number, message: string): ChatAnswer => ({ status: code, body: { error: { code, message } } });
+export interface ChatAnswer {
+  status: number;
+  json: unknown;
+}
 
-export function answerChat(body: unknown, findModel: (id: string) => ChatModel | null, state: ChatState): ChatAnswer {
+const error = (code: number, message: string): ChatAnswer => ({ status: code, json: { error: { code, message } } });
+
+function numberField(body: Record<string, unknown>, name: string, fallback: number, ok: (n: number) => boolean, rule: string): number | ChatAnswer {
+  const value = body[name] === undefined || body[name] === null ? fallback : body[name];
+  if (typeof value !== "number" || !ok(value)) return error(400, `${name} ${rule}`);
+  return value;
+}
+
+/** The sampler fields of a request, or a 400 naming the bad one. */
+function parseSampler(body: Record<string, unknown>): SamplerSettings | ChatAnswer {
+  const fields = [
+    numberField(body, "temperature", 1, (n) => n >= 0 && n <= 2, "must be between 0 and 2"),
+    numberField(body, "top_p", 1, (n) => n > 0 && n <= 1, "must be in (0, 1]"),
+    numberField(body, "top_k", 0, (n) => Number.isInteger(n) && n >= 0, "must be a non-negative integer"),
+    numberField(body, "min_p", 0, (n) => n >= 0 && n <= 1, "must be between 0 and 1"),
+    numberField(body, "presence_penalty", 0, (n) => n >= -2 && n <= 2, "must be between -2 and 2"),
+    numberField(body, "frequency_penalty", 0, (n) => n >= -2 && n <= 2, "must be between -2 and 2"),
+  ];
+  const bad = fields.find((f): f is ChatAnswer => typeof f !== "number");
+  if (bad) return bad;
+  const [temperature, top_p, top_k, min_p, presence_penalty, frequency_penalty] = fields as number[];
+  return { temperature, top_p, top_k, min_p, presence_penalty, frequency_penalty };
+}
+
+interface GeneratedToken {
+  id: number;
+  logprob: number;
+  top: Array<{ id: number; logprob: number }>;
+}
+
+/**
+ * The replica's chat completion as a function: what POST /api/v1/chat/completions answers for a
+ * body at time nowMs (ms; decides co-batching and prompt-cache hits). It changes only `state`
+ * (call counts, open batches, caches) and does no I/O, so a bench can call it in process.
+ *
+ * Randomness: sampling draws from the request's seed when it sends one (so a retried or resumed
+ * request samples the same tokens), else from how many times this endpoint was asked this
+ * request. Noise draws (the serving stack's numerics) never follow the seed: a fresh draw per call
+ * from that count, shared by identical requests (any seed) within the endpoint's co-batch window.
+ */
+export function completeChat(state: ChatState, body: unknown, nowMs: number, findModel: (id: string) => ChatModel | null = recordedModel): ChatAnswer {
   if (!isRecord(body)) return error(400, "Request body must be a JSON object");
   if (typeof body.model !== "string") return error(400, "model is required");
   const model = findModel(body.model);
   if (!model) return error(400, `${body.model} is not a valid model ID`);
   const messages = parseMessages(body.messages);
-  if (!messages) return error(400, "messages must be a non-empty array of {role, content}");
+  if (!messages) return error(400, "messages must be a non-empty array of {role: system | user | assistant, content: string}");
   const maxTokens = body.max_tokens === undefined ? 16 : body.max_tokens;
   if (typeof maxTokens !== "number" || !Number.isInteger(maxTokens) || maxTokens < 1) return error(400, "max_tokens must be a positive integer");
-  const temperature = body.temperature === undefined ? 1 : body.temperature;
-  if (typeof temperature !== "number" || temperature < 0 || temperature > 2) return error(400, "temperature must be between 0 and 2");
-  const topLogprobs = body.top_logprobs === undefined ? 0 : body.top_logprobs;
+  const sampler = parseSampler(body);
+  if ("status" in sampler) return sampler;
+  const topLogprobs = body.top_logprobs === undefined || body.top_logprobs === null ? 0 : body.top_logprobs;
   if (typeof topLogprobs !== "number" || !Number.isInteger(topLogprobs) || topLogprobs < 0 || topLogprobs > 20) return error(400, "top_logprobs must be an integer from 0 to 20");
   const seed = typeof body.seed === "number" && Number.isInteger(body.seed) ? body.seed : null;
 
@@ -122,43 +208,77 @@ export function answerChat(body: unknown, findModel: (id: string) => ChatModel |
     endpoint = model.endpoints[0];
   }
 
-  const promptText = JSON.stringify(messages);
-  const promptHash = hashString(promptText);
-  const behaviour = chatBehaviour(tagOf(endpoint), state.variants);
-  const counterKey = `${tagOf(endpoint)}|${promptHash}`;
-  const call = (state.counters[counterKey] = (state.counters[counterKey] ?? 0) + 1);
-  // A request's randomness comes from its seed when it sends one (so retries and resumed runs
-  // see the same answer), else from how many times this endpoint was asked this prompt.
-  const drawKey = seed === null ? `call:${call}` : `seed:${seed}`;
+  const requestKey = JSON.stringify([messages, sampler, maxTokens, body.reasoning ?? null]);
+  const promptHash = hashString(JSON.stringify(messages));
   const requestedTag = tagOf(endpoint);
+  const counterKey = `${requestedTag}|${hashString(requestKey)}`;
+  const call = (state.counters[counterKey] = (state.counters[counterKey] ?? 0) + 1);
+  const drawKey = seed === null ? `call:${call}` : `seed:${seed}`;
+  const behaviour = chatBehaviour(requestedTag, state.overrides);
   if (behaviour.fallback && hashString(`${promptHash}|${drawKey}|fallback`) % behaviour.fallback.every === 0) {
     endpoint = model.endpoints.find((e) => tagOf(e) === behaviour.fallback?.providerTag) ?? endpoint;
   }
-  const served = chatBehaviour(tagOf(endpoint), state.variants);
-  const callRandom = seededRandom(hashString(`${tagOf(endpoint)}|${promptHash}|${drawKey}`));
+  const servedTag = tagOf(endpoint);
+  const served = chatBehaviour(servedTag, state.overrides);
+
+  const prefilled = messages[messages.length - 1].role === "assistant";
+  if (prefilled && served.prefill === "reject") return error(400, "This endpoint does not accept a trailing assistant message (prefill)");
+  const continues = prefilled && served.prefill === "continue";
+  const prompt = renderChat(messages, continues);
+
+  // The serving stack's noise for this call: shared with identical requests in the same batch.
+  const nondeterminism = served.variant.nondeterminism;
+  const batchKey = `${servedTag}|${requestKey}`;
+  const open = state.batches[batchKey];
+  const coBatched = nondeterminism.coBatchWindowMs > 0 && open !== undefined && nowMs - open.startMs <= nondeterminism.coBatchWindowMs;
+  const draw = coBatched ? open.draw : drawNoise(nondeterminism, seededRandom(hashString(`${servedTag}|${requestKey}|noise|${call}`)));
+  if (!coBatched) state.batches[batchKey] = { startMs: nowMs, draw };
+  const sampling = seededRandom(hashString(`${servedTag}|${promptHash}|${drawKey}`));
 
   // Kimi K2.5 thinks before answering unless asked not to; its thinking uses the token budget first.
   const reasoning = isRecord(body.reasoning) ? body.reasoning : {};
   const thinks = reasoning.enabled !== false && reasoning.effort !== "none";
   const reasoningTokens = thinks ? Math.min(maxTokens, 12) : 0;
-  const contentTokens = maxTokens - reasoningTokens;
-  const generated = contentTokens > 0
-    ? generate(String(promptHash), served.variant, { maxTokens: Math.min(contentTokens, 64), temperature, topK: Math.max(1, topLogprobs), callRandom })
-    : [];
+  const contentTokens = Math.min(maxTokens - reasoningTokens, 256);
+  const generated: GeneratedToken[] = [];
+  const counts = new Map<number, number>();
+  const tokens = prompt.slice();
+  let stopped = false;
+  for (let step = 0; step < contentTokens; step++) {
+    const logits = servedLogits(served.variant, tokens, draw);
+    const processed = processedLogprobs(logits, sampler, counts);
+    const chosen = sampleFrom(processed, sampling());
+    if (chosen === SPECIAL.end) {
+      stopped = true;
+      break;
+    }
+    const listed = served.logprobsKind === "raw" ? logSoftmax(logits) : processed;
+    generated.push({ id: chosen, logprob: listed[chosen], top: topOf(listed, topLogprobs) });
+    counts.set(chosen, (counts.get(chosen) ?? 0) + 1);
+    tokens.push(chosen);
+  }
+
+  // Usage: prompt tokens as the recorded Kimi tokenizer counts them; cached tokens from this
+  // endpoint's prefix cache (whole blocks of 16 tokens of the longest prefix seen within its TTL).
   const promptTokens = countPromptTokens(messages, served.extraTemplateTokens);
+  const promptText = JSON.stringify(messages);
+  const cachedTokens = cachedPrefixTokens(state, servedTag, promptText, nowMs, served.cacheTtlMs, promptTokens);
   const completionTokens = reasoningTokens + generated.length;
   const pricing = isRecord(endpoint.pricing) ? endpoint.pricing : {};
+  const cacheRead = pricing.input_cache_read ?? pricing.prompt ?? "0";
   const cost = new Decimal(String(pricing.prompt ?? "0"))
-    .times(promptTokens)
+    .times(promptTokens - cachedTokens)
+    .plus(new Decimal(String(cacheRead)).times(cachedTokens))
     .plus(new Decimal(String(pricing.completion ?? "0")).times(completionTokens))
     .plus(new Decimal(String(pricing.request ?? "0")));
   const wantsLogprobs = body.logprobs === true && served.logprobs;
-  state.calls.push({ tag: requestedTag, servedBy: String(endpoint.provider_name), promptHash, seed });
+  state.calls.push({ tag: requestedTag, servedBy: String(endpoint.provider_name), promptHash, seed, atMs: nowMs, coBatched });
 
   const bytes = (text: string) => [...Buffer.from(text, "utf8")];
+  const entry = (id: number, logprob: number) => ({ token: tokenText(id), logprob, bytes: bytes(tokenText(id)) });
   return {
     status: 200,
-    body: {
+    json: {
       id: `gen-${1764600000 + state.calls.length}-replica${String(promptHash).slice(0, 6)}`,
       provider: endpoint.provider_name,
       model: model.permaslug,
@@ -169,21 +289,12 @@ export function answerChat(body: unknown, findModel: (id: string) => ChatModel |
           index: 0,
           message: {
             role: "assistant",
-            content: generated.map((t) => t.token).join(""),
+            content: generated.map((t) => tokenText(t.id)).join(""),
             reasoning: thinks && reasoning.exclude !== true ? "Let me think about this." : null,
           },
-          logprobs: wantsLogprobs
-            ? {
-                content: generated.map((t) => ({
-                  token: t.token,
-                  logprob: t.logprob,
-                  bytes: bytes(t.token),
-                  top_logprobs: t.top.slice(0, topLogprobs).map((c) => ({ token: c.token, logprob: c.logprob, bytes: bytes(c.token) })),
-                })),
-              }
-            : null,
-          finish_reason: "length",
-          native_finish_reason: "length",
+          logprobs: wantsLogprobs ? { content: generated.map((t) => ({ ...entry(t.id, t.logprob), top_logprobs: t.top.map((c) => entry(c.id, c.logprob)) })) } : null,
+          finish_reason: stopped ? "stop" : "length",
+          native_finish_reason: stopped ? "stop" : "length",
         },
       ],
       usage: {
@@ -191,18 +302,53 @@ export function answerChat(body: unknown, findModel: (id: string) => ChatModel |
         completion_tokens: completionTokens,
         total_tokens: promptTokens + completionTokens,
         cost: cost.toNumber(),
-        prompt_tokens_details: { cached_tokens: 0 },
+        prompt_tokens_details: { cached_tokens: cachedTokens },
         completion_tokens_details: { reasoning_tokens: reasoningTokens },
       },
     },
   };
 }
 
+/** The k most likely tokens (finite logprobs only), most likely first, lowest id on a tie. */
+function topOf(logprobs: Float64Array, k: number): Array<{ id: number; logprob: number }> {
+  if (k === 0) return [];
+  const ids: number[] = [];
+  for (let i = 0; i < logprobs.length; i++) if (logprobs[i] > -Infinity) ids.push(i);
+  return ids
+    .sort((a, b) => logprobs[b] - logprobs[a] || a - b)
+    .slice(0, k)
+    .map((id) => ({ id, logprob: logprobs[id] }));
+}
+
+function cachedPrefixTokens(state: ChatState, tag: string, text: string, nowMs: number, ttlMs: number, promptTokens: number): number {
+  if (ttlMs <= 0) return 0;
+  const seen = (state.cache[tag] ?? []).filter((e) => nowMs - e.atMs <= ttlMs);
+  let common = 0;
+  for (const e of seen) {
+    let i = 0;
+    while (i < e.text.length && i < text.length && e.text[i] === text[i]) i++;
+    common = Math.max(common, i);
+  }
+  state.cache[tag] = [...seen.filter((e) => e.text !== text), { text, atMs: nowMs }].slice(-256);
+  const blocks = Math.floor(Math.min(Math.floor(common / 4), promptTokens - 1) / 16);
+  return Math.max(0, blocks * 16);
+}
+
+/** Makes an endpoint serve its weights in another format from now on (null: its recorded behaviour). */
+export function requantize(state: ChatState, tag: string, format: WeightFormat | null): void {
+  if (format === null) {
+    delete state.overrides[tag];
+    return;
+  }
+  const recorded = chatBehaviour(tag);
+  state.overrides[tag] = { ...state.overrides[tag], variant: { ...recorded.variant, name: `${tag}: ${format}`, weights: format } };
+}
+
 function parseMessages(value: unknown): Array<{ role: string; content: string }> | null {
   if (!Array.isArray(value) || value.length === 0) return null;
   const out: Array<{ role: string; content: string }> = [];
   for (const m of value) {
-    if (!isRecord(m) || typeof m.role !== "string" || typeof m.content !== "string") return null;
+    if (!isRecord(m) || typeof m.role !== "string" || typeof m.content !== "string" || !["system", "user", "assistant"].includes(m.role)) return null;
     out.push({ role: m.role, content: m.content });
   }
   return out;
@@ -211,3 +357,5 @@ function parseMessages(value: unknown): Array<{ role: string; content: string }>
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+export { NO_NOISE, BATCH_NOISE, CO_BATCHED, HEAVY_JUMPS };

@@ -1,12 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import Decimal from "decimal.js";
-import { glm5 } from "./data/glm-5";
-import { kimiK25, type ModelSeed, type ProviderSeed } from "./data/kimi-k2.5";
+import { kimiK25 } from "./data/kimi-k2.5";
+import { REPLICA_MODELS, modelEndpoints, perToken, type Patch } from "./endpoints";
 import { applyDrift, createDrift, type DriftOptions, type DriftState } from "./drift";
-import { CHAT_PATH, answerChat, chatFaultPath, freshChatState, readChatBody, supportedParameters, type ChatState } from "./chat";
+import { CHAT_PATH, chatFaultPath, completeChat, freshChatState, readChatBody, requantize, type ChatState } from "./chat";
 import { freshAccount, handleAccountRequest, type ActivityBilling, isAccountChat, minimalChatCompletion, type AccountState } from "./keys";
-import { FAITHFUL } from "./language-model";
+import { WEIGHT_FORMATS, type WeightFormat } from "./lm/types";
+
+export { REPLICA_MODELS, endpointJson, modelEndpoints, type Patch } from "./endpoints";
 
 // A local stand-in for OpenRouter's API (GET /api/v1/...), answering in OpenRouter's exact shape
 // from recorded data, with uptimes that move from poll to poll. It can be told to fail through
@@ -23,15 +25,6 @@ export interface Fault {
   path?: string;
   /** Seconds, for 429. */
   retryAfter?: number;
-}
-
-/** Changes to the recorded data, for trying change detection and odd values. */
-export interface Patch {
-  model: string;
-  tag: string;
-  /** Fields of the endpoint object to set, in OpenRouter's names (e.g. {"quantization": "fp8"}). */
-  set?: Record<string, unknown>;
-  remove?: boolean;
 }
 
 interface State {
@@ -56,8 +49,6 @@ export interface ReplicaOptions {
   activityBilling?: ActivityBilling;
 }
 
-export const REPLICA_MODELS: ModelSeed[] = [kimiK25, glm5];
-
 export interface Replica {
   url: string;
   baseUrl: string;
@@ -67,81 +58,6 @@ export interface Replica {
 
 function freshState(activityBilling?: ActivityBilling): State {
   return { faults: [], patches: [], endpointCalls: {}, keyCalls: 0, requests: [], drift: null, chat: freshChatState(), account: freshAccount(activityBilling) };
-}
-
-/** Deterministic wobble so uptimes move between polls; poll 0 shows the recorded figures. */
-function wobble(seedValue: number, index: number, poll: number, amplitude: number): number {
-  if (poll === 0) return seedValue;
-  const delta = amplitude * Math.sin(poll * 0.9 + index * 1.7);
-  return Math.round(Math.min(100, Math.max(0, seedValue + delta)) * 100) / 100;
-}
-
-function perToken(perM: string): string {
-  return new Decimal(perM).div(1_000_000).toFixed();
-}
-
-export function endpointJson(model: ModelSeed, p: ProviderSeed, index: number, poll: number, withStats: boolean) {
-  const healthy = p.status === 0;
-  const amp = healthy ? Math.min(1.2, (100 - p.uptime) * 0.6 + 0.2) : 6;
-  const percentiles = (v: number) => ({ p50: v, p75: Math.round(v * 1.3), p90: Math.round(v * 1.7), p99: Math.round(v * 2.6) });
-  return {
-    name: `${p.provider} | ${model.permaslug}`,
-    model_id: model.permaslug,
-    model_name: model.name,
-    context_length: p.contextLength,
-    pricing: {
-      prompt: perToken(p.inputPerM),
-      completion: perToken(p.outputPerM),
-      request: "0",
-      image: "0",
-      ...(p.cacheReadPerM ? { input_cache_read: perToken(p.cacheReadPerM) } : {}),
-      discount: 0,
-    },
-    provider_name: p.provider,
-    tag: p.tag,
-    quantization: p.quantization,
-    max_completion_tokens: p.maxCompletionTokens,
-    max_prompt_tokens: null,
-    supported_parameters: supportedParameters(p.tag),
-    status: p.status,
-    uptime_last_30m: wobble(p.uptime, index, poll, amp),
-    uptime_last_5m: wobble(Math.min(100, p.uptime + 0.3), index + 3, poll, amp * 1.5),
-    uptime_last_1d: wobble(p.uptime, index + 7, poll, amp / 3),
-    supports_implicit_caching: Boolean(p.cacheReadPerM),
-    latency_last_30m: withStats ? percentiles(p.latencyMs) : null,
-    throughput_last_30m: withStats
-      ? { p50: p.throughput, p75: Math.round(p.throughput * 0.8), p90: Math.round(p.throughput * 0.6), p99: Math.round(p.throughput * 0.3) }
-      : null,
-  };
-}
-
-export function modelEndpoints(model: ModelSeed, poll: number, withStats: boolean, patches: Patch[]) {
-  let endpoints: Array<Record<string, unknown>> = model.providers.map((p, i) => endpointJson(model, p, i, poll, withStats));
-  for (const patch of patches.filter((p) => p.model === model.id)) {
-    if (patch.remove) {
-      endpoints = endpoints.filter((e) => e.tag !== patch.tag);
-      continue;
-    }
-    const existing = endpoints.find((e) => e.tag === patch.tag);
-    if (existing) Object.assign(existing, patch.set);
-    else endpoints.push({ ...endpoints[0], tag: patch.tag, ...patch.set });
-  }
-  return {
-    data: {
-      id: model.id,
-      name: model.name,
-      created: model.created,
-      description: model.description,
-      architecture: {
-        tokenizer: "Other",
-        instruct_type: null,
-        modality: "text+image->text",
-        input_modalities: ["text", "image"],
-        output_modalities: ["text"],
-      },
-      endpoints,
-    },
-  };
 }
 
 function catalogue() {
@@ -229,11 +145,11 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
           const answer = minimalChatCompletion(state.account, req.headers.authorization);
           return send(res, answer.status, answer.body);
         }
-        const answer = answerChat(chatBody, (id) => {
+        const answer = completeChat(state.chat, chatBody, Date.now(), (id) => {
           const model = REPLICA_MODELS.find((m) => m.id === id);
           return model ? { permaslug: model.permaslug, endpoints: modelEndpoints(model, 0, false, state.patches).data.endpoints } : null;
-        }, state.chat);
-        return send(res, answer.status, answer.body);
+        });
+        return send(res, answer.status, answer.json);
       }
 
       const method = req.method ?? "GET";
@@ -305,11 +221,12 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
       return send(res, 200, { ok: true });
     }
     if (path === "/__replica/requantize") {
-      // An endpoint starts serving a perturbed copy of the weights (as fireworks does), or its own again with perturbation 0.
+      // An endpoint starts serving the released weights converted to another format (as a
+      // provider re-quantizing would), or its recorded behaviour again with format null.
       const tag = String(body.tag);
-      const perturbation = Number(body.perturbation);
-      if (!(perturbation >= 0)) return send(res, 400, { error: "perturbation must be a number >= 0" });
-      state.chat.variants[tag] = { ...FAITHFUL, perturbation, variantKey: perturbation > 0 ? `${tag}-requantized` : FAITHFUL.variantKey };
+      const format = body.format === null ? null : (body.format as WeightFormat);
+      if (format !== null && !WEIGHT_FORMATS.includes(format)) return send(res, 400, { error: `format must be null or one of ${WEIGHT_FORMATS.join(", ")}` });
+      requantize(state.chat, tag, format);
       return send(res, 200, { ok: true });
     }
     if (path === "/__replica/drift") {
@@ -349,9 +266,9 @@ export async function patchReplica(replicaUrl: string, patch: Patch): Promise<vo
   await fetch(`${replicaUrl}/__replica/patch`, { method: "POST", body: JSON.stringify(patch) });
 }
 
-/** Makes an endpoint serve a perturbed copy of the weights from now on (perturbation 0: its own weights). */
-export async function requantizeReplica(replicaUrl: string, tag: string, perturbation: number): Promise<void> {
-  const res = await fetch(`${replicaUrl}/__replica/requantize`, { method: "POST", body: JSON.stringify({ tag, perturbation }) });
+/** Makes an endpoint serve the released weights in another format from now on (null: its recorded behaviour again). */
+export async function requantizeReplica(replicaUrl: string, tag: string, format: WeightFormat | null): Promise<void> {
+  const res = await fetch(`${replicaUrl}/__replica/requantize`, { method: "POST", body: JSON.stringify({ tag, format }) });
   if (!res.ok) throw new Error(`requantize ${tag}: ${res.status}`);
 }
 

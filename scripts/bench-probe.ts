@@ -1,99 +1,160 @@
-// `npm run bench:probe`: how often the fidelity probe is right, and what a run costs, for a grid
-// of perturbation sizes and prompt counts. Writes bench/probe-results.md.
+// `npm run bench:probe`: how often the fidelity probe's verdicts are right, against the true
+// divergence of each endpoint, and what a default run costs. Writes bench/probe-results.md.
 //
-// Error rates: the probe's statistics on answers drawn from the replica's language model
-// (replica/language-model.ts, the code behind the replica's /chat/completions), in process rather
-// than over HTTP so that hundreds of runs per cell take minutes. A "perturbation" is the standard
-// deviation of a fixed noise added to the model's logits (a re-quantized copy); 0 is a faithful
-// endpoint, so its detection rate is the false-positive rate. Level 0.01, one endpoint per run.
-//
-// Cost: the planner's requests, tokens and dollars for a run of the first N built-in prompts over
-// Kimi K2.5's default endpoints (the 9 with status 0 besides the reference, 2 of them without
-// logprobs) at the prices the replica records for Kimi K2.5.
+// Every run here is the probe's own code (planner, request bodies, sending order, answer reading,
+// divergence, verdicts: lib/probe) against the replica's chat completions called in process
+// (replica/probe-harness.ts → completeChat). The worlds the endpoints serve, and their true KL
+// against the reference, come from replica/bench-worlds.ts.
 import { writeFileSync } from "node:fs";
 import os from "node:os";
-import Decimal from "decimal.js";
-import { FAITHFUL } from "../replica/language-model";
-import { chatBehaviour } from "../replica/chat";
-import { kimiK25 } from "../replica/data/kimi-k2.5";
-import { planProbe, estimatePromptTokens, type PlanEndpoint } from "../lib/probe/plan";
-import { BUILTIN_PROMPTS } from "../lib/probe/prompts";
-import { perturbed, simulateLogprobsTest, simulateSamplesTest } from "../lib/probe/simulate";
+import { defaultProbePrompts } from "../lib/probe/prompts";
+import { decideEquivalence, type Interval } from "../lib/probe/divergence";
+import { probeSettingsFor } from "../lib/probe/settings";
+import { benchEndpoints, benchVariants, kimiDefaultRun, type BenchVariant } from "../replica/bench-worlds";
+import { runProbeInProcess } from "../replica/probe-harness";
+import { wilson } from "../replica/bench-stats";
 
-const ALPHA = 0.01;
-const PROMPT_COUNTS = [10, 20, 40];
-const LOGPROB_SIZES = [0, 0.05, 0.1, 0.15, 0.2, 0.3];
-const SAMPLE_SIZES = [0, 0.5, 1, 2];
-const LOGPROB_SEEDS = Number(process.env.BENCH_PROBE_SEEDS ?? 200);
-const SAMPLE_SEEDS = Number(process.env.BENCH_PROBE_SAMPLE_SEEDS ?? 30);
+const MODEL = "moonshotai/kimi-k2.5";
+const SEEDS = Number(process.env.BENCH_PROBE_SEEDS ?? 100);
+const settings = probeSettingsFor(MODEL);
+const DELTA = settings.deltaNats;
+const prompts = defaultProbePrompts();
 
-function rate(seeds: number, rejects: (seed: number) => boolean): number {
-  let count = 0;
-  for (let seed = 1; seed <= seeds; seed++) if (rejects(seed)) count++;
-  return count / seeds;
-}
-
-const pct = (r: number) => `${(100 * r).toFixed(1)}%`;
 const started = Date.now();
 const lines: string[] = [];
 const say = (line = "") => {
   lines.push(line);
   console.log(line);
 };
+const pct = (k: number, n: number) => {
+  const [lo, hi] = wilson(k, n);
+  return `${((100 * k) / n).toFixed(1)}% [${(100 * lo).toFixed(1)}, ${(100 * hi).toFixed(1)}]`;
+};
+const nats = (v: number) => (v === 0 ? "0" : Math.abs(v) >= 0.01 ? v.toFixed(3) : v.toExponential(1));
 
-say("# Benchmark: the fidelity probe's error rates and cost per run");
+type Tally = { equivalent: number; differs: number; "cannot tell": number; other: number; n: number; pAboveZero: number[]; estimates: number[]; intervals: Interval[]; detectable: number[]; positions: number[]; aa: number[] };
+const variants = benchVariants();
+console.error(`true KL of ${variants.length} variants in ${Math.round((Date.now() - started) / 1000)} s`);
+const tallies = new Map<string, Tally>(variants.map((v) => [v.name, { equivalent: 0, differs: 0, "cannot tell": 0, other: 0, n: 0, pAboveZero: [], estimates: [], intervals: [], detectable: [], positions: [], aa: [] }]));
+const slots = benchEndpoints();
+
+// Variants go into runs as many at a time as the replica has logprob-capable endpoint slots; each
+// variant's verdict is read on its own (the runs share the reference's answers, so verdicts of one
+// seed are correlated across variants, never within one variant's rate).
+const groups: BenchVariant[][] = [];
+for (let i = 0; i < variants.length; i += slots.endpoints.length) groups.push(variants.slice(i, i + slots.endpoints.length));
+for (let seed = 1; seed <= SEEDS; seed++) {
+  for (const [g, group] of groups.entries()) {
+    const { state, endpoints } = slots.assign(group);
+    const out = runProbeInProcess({ modelId: MODEL, prompts, reference: slots.reference, endpoints, state, seed: seed * 101 + g, deltaNats: DELTA, sampler: settings.sampler });
+    group.forEach((v, i) => {
+      const result = out.results.find((r) => r.tag === endpoints[i].tag);
+      const t = tallies.get(v.name) as Tally;
+      t.n++;
+      const verdict = result?.verdict ?? "missing";
+      if (verdict === "equivalent" || verdict === "differs" || verdict === "cannot tell") t[verdict]++;
+      else t.other++;
+      if (result?.divergence) {
+        t.pAboveZero.push(result.divergence.pValueAboveZero);
+        t.estimates.push(result.divergence.klNats.estimate);
+        t.intervals.push(result.divergence.klNats);
+        t.detectable.push(result.divergence.detectableNats);
+        t.positions.push(result.divergence.positions);
+        t.aa.push(result.divergence.aaKlNats.estimate);
+      }
+    });
+  }
+  if (seed % 10 === 0) console.error(`seed ${seed}/${SEEDS}, ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+say("# Benchmark: the fidelity probe's verdicts against the true divergence, and the cost of a run");
 say();
 say(`Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC with \`npm run bench:probe\` on ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node.js ${process.version}.`);
-say("Answers come from the replica's language model (the code behind the replica's chat completions), simulated in process; the");
-say("statistics, the seeds and the level (0.01, one endpoint per run) are the ones a real run uses. A perturbation is the standard");
-say("deviation of a fixed noise added to the model's logits (the replica's re-quantized endpoints: Fireworks 0.3, BaseTen 0.6, Venice 3);");
-say("every call also has run-to-run logit noise of sd 0.05. Perturbation 0 is a faithful endpoint: its row is the false-positive rate.");
+say(`Each run: the probe's own planner, requests, sending order and analysis (lib/probe) against the replica's chat completions in process`);
+say(`(replica/probe-harness.ts). ${prompts.length} prompts (the default set: the built-in short prompts), the reference`);
+say(`answers each prompt 2 + 2 times and each endpoint 2 times, ${16} greedy tokens with the top 20 logprobs at every position.`);
+say(`Δ = ${nats(DELTA)} nats/token. ${SEEDS} seeds per variant. Rates with their Wilson 95% interval over the seeds.`);
 say();
-say(`## Logprobs path (top-20 next-token distributions, paired sign-flip test, ${LOGPROB_SEEDS} seeds per cell)`);
+say(`World: ${slots.world}`);
 say();
-say(`| perturbation | ${PROMPT_COUNTS.map((n) => `${n} prompts`).join(" | ")} |`);
-say(`| --- | ${PROMPT_COUNTS.map(() => "---").join(" | ")} |`);
-for (const size of LOGPROB_SIZES) {
-  const variant = size === 0 ? FAITHFUL : perturbed(size);
-  const cells = PROMPT_COUNTS.map((n) => pct(rate(LOGPROB_SEEDS, (seed) => simulateLogprobsTest(seed, n, variant, 999).pValue < ALPHA)));
-  say(`| ${size === 0 ? "0 (false positives)" : size} | ${cells.join(" | ")} |`);
+say("## Verdict rates per variant");
+say();
+say("Per-variant columns: mean of the run's KL estimates, mean detectable divergence (80% power), mean aligned positions per run, mean A/A.");
+say("The probe's KL is measured on the tokens listed on both sides plus a remainder bucket per side: a coarsening of the vocabulary, so");
+say("its expectation is at most the full-vocabulary KL. The mean estimate column shows how much of the true KL it sees.");
+say();
+say("| variant | true KL (nats/token) | true KL / Δ | mean estimate | detectable | positions | A/A | equivalent | cannot tell | differs | other |");
+say("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+for (const v of variants) {
+  const t = tallies.get(v.name) as Tally;
+  const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  say(`| ${v.name} | ${nats(v.trueKlNats)} | ${(v.trueKlNats / DELTA).toFixed(2)} | ${nats(avg(t.estimates))} | ${nats(avg(t.detectable))} | ${avg(t.positions).toFixed(0)} | ${nats(avg(t.aa))} | ${pct(t.equivalent, t.n)} | ${pct(t["cannot tell"], t.n)} | ${pct(t.differs, t.n)} | ${t.other} |`);
 }
 say();
-say(`## Samples path (6 completions of 8 tokens per prompt and side, MMD, prefix kernel, ${SAMPLE_SEEDS} seeds per cell)`);
+say("## Acceptance");
 say();
-say(`| perturbation | ${PROMPT_COUNTS.map((n) => `${n} prompts`).join(" | ")} |`);
-say(`| --- | ${PROMPT_COUNTS.map(() => "---").join(" | ")} |`);
-for (const size of SAMPLE_SIZES) {
-  const variant = size === 0 ? FAITHFUL : perturbed(size);
-  const cells = PROMPT_COUNTS.map((n) =>
-    pct(rate(SAMPLE_SEEDS, (seed) => simulateSamplesTest(seed, n, variant, { samples: 6, maxTokens: 8, permutations: 199 }).pValue < ALPHA)),
-  );
-  say(`| ${size === 0 ? "0 (false positives)" : size} | ${cells.join(" | ")} |`);
+const benign = variants.filter((v) => v.trueKlNats <= DELTA / 4);
+const far = variants.filter((v) => v.trueKlNats >= 2 * DELTA);
+const sum = (vs: BenchVariant[], key: "equivalent" | "differs") => vs.reduce((s, v) => s + (tallies.get(v.name) as Tally)[key], 0);
+const count = (vs: BenchVariant[]) => vs.reduce((s, v) => s + (tallies.get(v.name) as Tally).n, 0);
+say(`- benign variants (true KL ≤ Δ/4; ${benign.length} variants, ${count(benign)} runs): equivalent ${pct(sum(benign, "equivalent"), count(benign))} (needs ≥ 95%), differs ${pct(sum(benign, "differs"), count(benign))} (needs ≤ 1%)`);
+say(`- far variants (true KL ≥ 2Δ; ${far.length} variants, ${count(far)} runs): differs ${pct(sum(far, "differs"), count(far))} (needs ≥ 90%)`);
+for (const v of [...benign, ...far]) {
+  const t = tallies.get(v.name) as Tally;
+  const ok = v.trueKlNats <= DELTA / 4 ? t.equivalent / t.n >= 0.95 && t.differs / t.n <= 0.01 : t.differs / t.n >= 0.9;
+  if (!ok) say(`  - NOT MET for ${v.name}`);
 }
-
 say();
-say("## Requests, tokens and dollars per run");
+say("## Operating curve: probability of each verdict against the true KL in multiples of Δ");
 say();
-say("Kimi K2.5's default endpoints (9 besides the reference `moonshotai/int4`; SiliconFlow and Venice without logprobs, so by samples),");
-say("the first N built-in prompts (the set is ordered by category: code, maths, chat, multilingual, long context; so small N covers\nonly code and maths, and the six long-context prompts make most of the 41's cost), estimated");
-say("prompt tokens (about four characters a token plus the template's), at the replica's recorded Kimi K2.5 prices. The worst case");
-say("(every prompt byte a token) is what the cost cap is checked against.");
+say("The verdict depends on Δ only through where the interval lies, so one set of runs gives the whole curve: for the variants whose");
+say("true KL is between Δ/4 and 5Δ at the default (W8A8, FP8 E4M3), each run's 95% interval is decided against Δ' = true KL / r for each");
+say("ratio r, by the probe's own decision function. Per ratio, the runs of those variants pooled; E equivalent, D differs, ? cannot tell.");
 say();
-say("| prompts | requests | prompt tokens | completion tokens | estimate | worst case |");
-say("| --- | --- | --- | --- | --- | --- |");
-const perToken = (perM: string) => perM;
-const endpoints: PlanEndpoint[] = kimiK25.providers
-  .filter((p) => p.status === 0)
-  .map((p) => ({ tag: p.tag, provider: p.provider, inputPricePerM: perToken(p.inputPerM), outputPricePerM: perToken(p.outputPerM), supportsLogprobs: chatBehaviour(p.tag).logprobs }));
-const reference = endpoints.find((e) => e.tag === "moonshotai/int4") as PlanEndpoint;
-for (const n of [...PROMPT_COUNTS, BUILTIN_PROMPTS.length]) {
-  const prompts = BUILTIN_PROMPTS.slice(0, n);
-  const plan = planProbe(prompts, reference, endpoints.filter((e) => e !== reference));
-  const promptTokens = plan.requests.reduce((s, r) => s + estimatePromptTokens(prompts[r.promptIndex].messages), 0);
-  const completionTokens = plan.requests.reduce((s, r) => s + r.maxTokens, 0);
-  const worst = plan.requests.reduce((s, r) => s.plus(r.worstCaseUsd), new Decimal(0));
-  say(`| ${n} | ${plan.requests.length} | ${promptTokens} | ${completionTokens} | $${plan.estimateUsd.toFixed(4)} | $${worst.toFixed(4)} |`);
+say("```");
+const bar = (r: number) => `${"#".repeat(Math.round(r * 30)).padEnd(30)} ${(100 * r).toFixed(0).padStart(3)}%`;
+const curveVariants = variants.filter((v) => v.trueKlNats > DELTA / 4 && v.trueKlNats < 5 * DELTA);
+for (const r of [0.1, 0.25, 0.5, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5]) {
+  const counts = { equivalent: 0, differs: 0, "cannot tell": 0 };
+  let n = 0;
+  for (const v of curveVariants) {
+    for (const interval of (tallies.get(v.name) as Tally).intervals) {
+      counts[decideEquivalence(interval, v.trueKlNats / r)]++;
+      n++;
+    }
+  }
+  if (n === 0) continue;
+  say(`KL = ${r.toFixed(2).padStart(4)}Δ  E ${bar(counts.equivalent / n)}  D ${bar(counts.differs / n)}  ? ${bar(counts["cannot tell"] / n)}  (${n} runs)`);
 }
+say("```");
+say();
+say("## Null calibration: the p-value of \"KL ≤ 0\" on endpoints that serve the reference's own weights");
+say();
+say("Where the true KL is 0 these p-values are uniform under a correct bias correction; where the numerics move the expected distribution");
+say("a little (bf16 activations: about 1e-5) they lean towards 0, which is right, and a KS distance says how much. Kolmogorov-Smirnov");
+say("distance to the uniform distribution, and the share below 0.05 and 0.01:");
+say();
+say("| variant | true KL | runs | KS D | KS 99% critical value | p < 0.05 | p < 0.01 |");
+say("| --- | --- | --- | --- | --- | --- | --- |");
+for (const v of variants.filter((x) => x.sameWeights)) {
+  const p = (tallies.get(v.name) as Tally).pAboveZero;
+  const sorted = [...p].sort((a, b) => a - b);
+  const ks = sorted.reduce((d, x, i) => Math.max(d, Math.abs(x - i / sorted.length), Math.abs(x - (i + 1) / sorted.length)), 0);
+  say(`| ${v.name} | ${nats(v.trueKlNats)} | ${p.length} | ${ks.toFixed(3)} | ${(1.628 / Math.sqrt(p.length)).toFixed(3)} | ${pct(p.filter((x) => x < 0.05).length, p.length)} | ${pct(p.filter((x) => x < 0.01).length, p.length)} |`);
+}
+say();
+say("## A default run over Kimi K2.5's endpoints");
+say();
+const t0 = Date.now();
+const run = kimiDefaultRun(prompts, settings);
+const elapsed = (Date.now() - t0) / 1000;
+say(`The reference and ${run.endpoints} other endpoints (all 11 the replica records, each with its recorded behaviour), ${prompts.length} prompts (the built-in set),`);
+say(`${run.requests} requests, $${run.costUsd} at the replica's recorded Kimi K2.5 prices; ${elapsed.toFixed(1)} s of computing in process. Over HTTP the runner`);
+say(`keeps 2 requests in flight per provider (11 providers); at the replica's speed the run is bound by this computing, not by pacing.`);
+say();
+say("| endpoint | verdict | reason |");
+say("| --- | --- | --- |");
+for (const r of run.results) say(`| ${r.tag} | ${r.verdict} | ${r.reason.replace(/\|/g, "\\|")} |`);
 say();
 say(`Took ${Math.round((Date.now() - started) / 1000)} s.`);
 writeFileSync("bench/probe-results.md", lines.join("\n") + "\n");

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { Estimate, ResultView, RunView } from "@/lib/probe/runs";
+import { describeSampler } from "@/lib/probe/settings";
 import type { ProviderRow } from "@/lib/queries/providers";
 import { formatUtc } from "@/lib/format";
 import { authorEndpoint } from "@/lib/rules/author-endpoint";
@@ -101,8 +102,9 @@ export function FidelitySection({ modelId, endpoints }: Props) {
       <div>
         <h2 id="fidelity-heading" className="text-lg font-semibold">Fidelity</h2>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
-          Does each endpoint serve the same model as the reference? A quantization label cannot tell: this probe measures it, by comparing
-          each endpoint&apos;s next-token distributions (or, without logprobs, short samples) with the reference&apos;s on the same prompts.
+          Does each endpoint serve the same model as the reference, within a stated margin Δ? A quantization label cannot tell: this probe
+          measures the divergence between each endpoint&apos;s next-token distributions and the reference&apos;s, in nats per token, with a 95%
+          interval. Out of the box the providers table excludes endpoints whose latest verdict is <em>differs</em> (a rule you can turn off).
         </p>
       </div>
 
@@ -219,8 +221,10 @@ function RunPanel({ run, onCancel, cancelling }: { run: RunWithResults; onCancel
               <th className="py-1 pr-3">Method</th>
               <th className="py-1 pr-3">Requests</th>
               <th className="py-1 pr-3">Verdict</th>
-              <th className="py-1 pr-3">Statistic / noise</th>
-              <th className="py-1 pr-3">p (Holm)</th>
+              <th className="py-1 pr-3">KL nats/token (95%)</th>
+              <th className="py-1 pr-3">A/A · Δ · detectable</th>
+              <th className="py-1 pr-3">TV · top-1</th>
+              <th className="py-1 pr-3">Positions / prompts</th>
               <th className="py-1 pr-3">Cost</th>
               <th className="py-1">Why</th>
             </tr>
@@ -237,10 +241,13 @@ function RunPanel({ run, onCancel, cancelling }: { run: RunWithResults; onCancel
                     {e.errors > 0 && <span className="text-red-700"> ({e.errors} failed)</span>}
                   </td>
                   <td className="py-1.5 pr-3">{r ? <VerdictBadge verdict={r.verdict} /> : <span className="text-slate-500">{active ? "measuring…" : "—"}</span>}</td>
-                  <td className="py-1.5 pr-3 whitespace-nowrap font-mono text-xs">{r && r.statistic !== null ? `${num(r.statistic)} / ${num(r.noiseFloor)}` : ""}</td>
-                  <td className="py-1.5 pr-3 font-mono text-xs">{r && r.pValue !== null ? (r.pValue < 0.001 ? "< 0.001" : r.pValue.toFixed(3)) : ""}</td>
+                  <DivergenceCells result={r ?? null} />
                   <td className="py-1.5 pr-3 font-mono text-xs">{r ? `$${r.costUsd}` : ""}</td>
-                  <td className="py-1.5 text-slate-700">{r?.reason ?? ""}{r && r.servedBy.length > 1 ? ` · served by ${r.servedBy.join(", ")}` : ""}</td>
+                  <td className="py-1.5 text-slate-700">
+                    {r?.reason ?? ""}
+                    {r && r.servedBy.length > 1 ? ` · served by ${r.servedBy.join(", ")}` : ""}
+                    {r?.sampler && <span className="block text-xs text-slate-500">sent: {describeSampler(r.sampler)}</span>}
+                  </td>
                 </tr>
               );
             })}
@@ -251,7 +258,38 @@ function RunPanel({ run, onCancel, cancelling }: { run: RunWithResults; onCancel
   );
 }
 
-function num(value: number | null): string {
-  if (value === null) return "—";
+function num(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return "—";
   return Math.abs(value) >= 0.001 || value === 0 ? value.toFixed(3) : value.toExponential(1);
+}
+
+/** The divergence columns: the interval, the A/A beside Δ and the detectable divergence, TV and top-1, positions; old runs show their old numbers. */
+function DivergenceCells({ result }: { result: ResultView | null }) {
+  const d = result?.divergence;
+  if (!result || !d) {
+    const legacy = result && result.statistic !== null ? `old probe: ${num(result.statistic)} vs noise ${num(result.noiseFloor)}` : "";
+    return (
+      <>
+        <td className="py-1.5 pr-3 font-mono text-xs text-slate-500" colSpan={3}>{legacy}</td>
+        <td className="py-1.5 pr-3 font-mono text-xs">{result && result.promptsCompared > 0 ? `— / ${result.promptsCompared}` : ""}</td>
+      </>
+    );
+  }
+  return (
+    <>
+      <td className="py-1.5 pr-3 whitespace-nowrap font-mono text-xs" data-testid="probe-kl">
+        {num(d.klNats.estimate)} [{num(d.klNats.low)}, {num(d.klNats.high)}]
+      </td>
+      <td className="py-1.5 pr-3 whitespace-nowrap font-mono text-xs">
+        A/A {num(d.aaKlNats.estimate)} · Δ {num(d.deltaNats)} · detects ≥ {num(d.detectableNats)}
+      </td>
+      <td className="py-1.5 pr-3 whitespace-nowrap font-mono text-xs">
+        {num(d.tv.estimate)} (A/A {num(d.aaTv)}) · {Number.isFinite(d.top1Agreement) ? `${(100 * d.top1Agreement).toFixed(1)}%` : "—"}
+      </td>
+      <td className="py-1.5 pr-3 whitespace-nowrap font-mono text-xs">
+        {d.positions} / {result.promptsCompared}
+        {d.logprobs.endpoint !== "raw" && <span className="block text-slate-500">logprobs {d.logprobs.endpoint}</span>}
+      </td>
+    </>
+  );
 }

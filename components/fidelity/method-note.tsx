@@ -6,35 +6,34 @@ export function ProbeMethodNote() {
       <summary className="cursor-pointer font-medium text-slate-800">How the probe decides</summary>
       <ol className="mt-2 list-decimal space-y-1.5 pl-5">
         <li>
-          <strong>Pinning.</strong> Every request carries <code>provider: {"{only: [tag], allow_fallbacks: false}"}</code>. An answer whose
-          <code> provider</code> is not the endpoint&apos;s is counted, never compared, and the endpoint is <em>not pinned</em>.
+          <strong>The question.</strong> Is the endpoint&apos;s expected next-token distribution within a margin Δ of the reference&apos;s, in
+          nats per token of KL(reference ‖ endpoint)? Δ is 0.001 nats/token by default: an 8-bit conversion is about that large, a 4-bit
+          re-quantization ten to forty times larger, numerics alone (bf16, another summation order, batching) well under Δ/4.
         </li>
         <li>
-          <strong>Prompt format.</strong> Each prompt&apos;s <code>usage.prompt_tokens</code> must equal the reference&apos;s. A difference means
-          another chat template or tokenizer: <em>prompt format differs</em>.
+          <strong>Pinning and prompt format.</strong> Every request carries <code>provider: {"{only: [tag], allow_fallbacks: false}"}</code>; an
+          answer from another provider makes the endpoint <em>not pinned</em>. Each prompt&apos;s <code>usage.prompt_tokens</code> must equal the
+          reference&apos;s, else <em>prompt format differs</em>.
         </li>
         <li>
-          <strong>Next-token distributions</strong> where both sides support logprobs: one token, temperature 0, the top 20 logprobs,
-          reasoning disabled for every endpoint alike (<code>reasoning: {"{enabled: false}"}</code>; an answer that reasoned anyway is not
-          compared). Logprobs are exponentiated and renormalised when their mass exceeds 1; the mass left unlisted is one more bucket. Per
-          prompt, the total variation (TV) between the endpoint and the reference is set against the TV between two independent reference
-          calls (the noise floor, measured, never assumed to be zero). A one-sided paired sign-flip permutation test over prompts decides.
+          <strong>Many positions, replicates on both sides.</strong> The reference answers every prompt four times (two early, two late, at
+          random times across the run), each endpoint twice, 16 tokens on the greedy path with the top 20 logprobs at every position, the
+          model&apos;s sampler and thinking mode sent on every request. Positions are compared while every answer took the same path. Each
+          side&apos;s expected distribution is the mean of its answers, so a side&apos;s own nondeterminism averages out instead of counting as a
+          difference; KL is computed on the tokens every answer lists plus one remainder bucket per side, minus its finite-replicate bias.
         </li>
         <li>
-          <strong>Samples</strong> where logprobs are missing on either side: six completions of eight tokens per prompt, temperature 1,
-          compared with the reference&apos;s by MMD with a character-prefix kernel and a permutation p-value (as in Model Equality
-          Testing, Gao, Liang &amp; Guestrin, ICLR 2025); the noise floor is the reference against a second set of its own samples.
+          <strong>Interval and verdict.</strong> A 95% t-interval over prompts (prompts are the units). <em>Equivalent</em>: the whole interval
+          is below Δ. <em>Differs</em>: the whole interval is above Δ. <em>Cannot tell</em>: it straddles Δ, too few prompts were compared, the
+          reference was unstable (its early answers against its late ones, the A/A, above Δ/4), or the two sides&apos; logprobs are not of the
+          same kind (raw vs processed). <em>Unverifiable</em>: no logprobs on one side, so nothing bounds the divergence; samples are still
+          compared and said in the reason, but they never certify.
         </li>
         <li>
-          <strong>Verdicts</strong> at level 0.01, p-values corrected over the endpoints of the run (Holm). <em>Matches</em> means no
-          difference was detected, with the smallest effect the run could have detected; <em>inconclusive</em> covers too few valid answers
-          (under 80% of the prompts), errors, or a noise floor too high to decide. This is a measurement of the outputs, not of precision.
+          <strong>What it does not prove.</strong> The KL is measured on the listed tokens, a lower bound of the full-vocabulary KL, at the
+          prompts of the run and on the greedy path; an endpoint may behave differently on other prompts, at other times, or with thinking on.
         </li>
       </ol>
-      <p className="mt-2 text-xs text-slate-500">
-        Why measure: quantization labels are often missing or misleading (Kimi K2.5&apos;s own weights are INT4); Artificial Analysis measured
-        one open model&apos;s AIME25 between 36.7% and 93.3% depending on the provider; Moonshot publishes K2-Vendor-Verifier because vendors differ.
-      </p>
     </details>
   );
 }

@@ -150,7 +150,25 @@ export function RulesPanel({ state, onChange, authorExcluded = [] }: Props) {
               onChange={(e) => onChange({ xprobe: e.target.checked })}
               className="h-4 w-4 rounded border-slate-300"
             />
-            Exclude endpoints whose latest probe did not match the reference
+            Exclude endpoints whose latest probe did not match the reference (differs, prompt format, not pinned)
+          </label>
+          <label className="col-span-2 flex items-center gap-2 text-slate-700">
+            <input
+              type="checkbox"
+              checked={state.xdiff}
+              onChange={(e) => onChange({ xdiff: e.target.checked })}
+              className="h-4 w-4 rounded border-slate-300"
+            />
+            Exclude endpoints the probe found to differ by more than Δ (on by default)
+          </label>
+          <label className="col-span-2 flex items-center gap-2 text-slate-700">
+            <input
+              type="checkbox"
+              checked={state.xverify}
+              onChange={(e) => onChange({ xverify: e.target.checked })}
+              className="h-4 w-4 rounded border-slate-300"
+            />
+            Include only endpoints verified equivalent (excludes never probed, cannot tell, unverifiable)
           </label>
         </fieldset>
       </div>

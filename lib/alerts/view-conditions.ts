@@ -119,9 +119,11 @@ export function evaluateView(
   const withDemo = (data: Record<string, unknown>) => (demo ? { ...data, demo: true } : data);
   const rule = uptimeRule(conditions, comparison);
   const uptime = nextUptime(previous, comparison, answer, rule);
-  // Each endpoint's last known probe verdict: the latest run may have probed other endpoints only,
-  // and a verdict must not be forgotten (its next change would then pass as a first verdict).
-  const probes = previous?.version === 1 ? { ...previous.probes, ...answer.probes } : answer.probes;
+  // Each endpoint's last known decisive probe verdict: the latest run may have probed other
+  // endpoints only, and a verdict must not be forgotten (its next change would then pass as a first
+  // verdict). `cannot tell` decides nothing, so it does not replace a known verdict: equivalent →
+  // cannot tell → equivalent is no news; equivalent → cannot tell → differs is one alert.
+  const probes = previous?.version === 1 ? mergeProbeVerdicts(previous.probes, answer.probes) : answer.probes;
   const state: ViewAlertState = { ...answer, probes, uptime: uptime.tracks };
   if (!previous || previous.version !== 1) return { state, events: [] };
 
@@ -214,9 +216,9 @@ export function evaluateView(
   }
 
   if (conditions.probeVerdict) {
-    for (const [tag, verdict] of Object.entries(answer.probes).sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [tag, verdict] of Object.entries(probes).sort(([a], [b]) => a.localeCompare(b))) {
       const was = previous.probes[tag];
-      if (was === undefined || was === verdict || (!wasIncluded(tag) && !isIncluded(tag))) continue;
+      if (was === undefined || was === verdict || sameMeaning(was, verdict) || (!wasIncluded(tag) && !isIncluded(tag))) continue;
       const provider = answer.verdicts[tag]?.provider ?? tag;
       events.push({
         kind: "probe",
@@ -226,6 +228,20 @@ export function evaluateView(
     }
   }
   return { state, events };
+}
+
+/** Verdicts that decide nothing about the endpoint (the new `cannot tell`, the old `inconclusive`). */
+const UNDECIDED = new Set(["cannot tell", "inconclusive"]);
+
+function mergeProbeVerdicts(previous: Record<string, string>, latest: Record<string, string>): Record<string, string> {
+  const merged = { ...previous };
+  for (const [tag, verdict] of Object.entries(latest)) if (!(UNDECIDED.has(verdict) && tag in previous)) merged[tag] = verdict;
+  return merged;
+}
+
+/** A run before the equivalence probe said `matches`; the same endpoint now `equivalent` is no change. */
+function sameMeaning(was: string, now: string): boolean {
+  return was === "matches" && now === "equivalent";
 }
 
 interface UptimeEvent {

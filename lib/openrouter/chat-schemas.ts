@@ -13,6 +13,9 @@ export interface ChatRequest {
   messages: ChatMessage[];
   max_tokens: number;
   temperature: number;
+  top_p?: number;
+  top_k?: number;
+  min_p?: number;
   seed?: number;
   logprobs?: boolean;
   top_logprobs?: number;
@@ -57,6 +60,7 @@ export const chatCompletionSchema = z
         completion_tokens: z.number().int().nonnegative(),
         cost: z.number().nullish(),
         completion_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).loose().nullish(),
+        prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).loose().nullish(),
       })
       .loose(),
   })

@@ -1,8 +1,9 @@
 import Decimal from "decimal.js";
 import type { ChatMessage, ChatRequest } from "../openrouter/chat-schemas";
 import type { ProbePrompt } from "./prompts";
-import { hashString } from "./random";
-import type { ProbeMethod } from "./statistics";
+import { hashString, seededRandom } from "./random";
+import type { SamplerSettings } from "./settings";
+import { methodFor, probeMethod, PROBE_METHODS, type ProbeMethod } from "./methods";
 
 // What a run will send, planned before anything is sent: every request with its worst-case cost,
 // and the estimate shown to the user. Pure.
@@ -68,9 +69,7 @@ function cost(endpoint: PlanEndpoint, promptTokens: number, completionTokens: nu
   return new Decimal(endpoint.inputPricePerM).times(promptTokens).plus(new Decimal(endpoint.outputPricePerM).times(completionTokens)).div(1_000_000);
 }
 
-export function methodFor(reference: PlanEndpoint, endpoint: PlanEndpoint): ProbeMethod {
-  return reference.supportsLogprobs && endpoint.supportsLogprobs ? "logprobs" : "samples";
-}
+export { methodFor };
 
 export function planProbe(prompts: ProbePrompt[], reference: PlanEndpoint, endpoints: PlanEndpoint[], settings: PlanSettings = DEFAULT_PLAN_SETTINGS): Plan {
   const planned = endpoints.map((e) => ({ tag: e.tag, provider: e.provider, method: methodFor(reference, e) }));
@@ -78,8 +77,9 @@ export function planProbe(prompts: ProbePrompt[], reference: PlanEndpoint, endpo
   const requests: PlannedRequest[] = [];
   const add = (endpoint: PlanEndpoint, role: ProbeRole, method: ProbeMethod, promptIndex: number) => {
     const messages = prompts[promptIndex].messages;
-    const count = method === "logprobs" ? 1 : settings.samplesPerPrompt;
-    const maxTokens = method === "logprobs" ? 1 : settings.sampleMaxTokens;
+    const shape = methodDefinition(method).plan(settings);
+    const count = role === "endpoint" ? shape.perPrompt : shape.referencePerRole;
+    const maxTokens = shape.maxTokens;
     for (let sample = 0; sample < count; sample++) {
       requests.push({
         tag: endpoint.tag,
@@ -93,9 +93,9 @@ export function planProbe(prompts: ProbePrompt[], reference: PlanEndpoint, endpo
       });
     }
   };
-  // Prompt by prompt, so that a run stopped early has whole prompts to compare.
+  // Prompt by prompt; the runner sends them in the order of orderForSending.
   for (let i = 0; i < prompts.length; i++) {
-    for (const method of ["logprobs", "samples"] as const) {
+    for (const { name: method } of PROBE_METHODS) {
       if (!needs.has(method)) continue;
       add(reference, "reference", method, i);
       add(reference, "reference-repeat", method, i);
@@ -111,21 +111,49 @@ export function requestSeed(runId: number, r: Pick<PlannedRequest, "tag" | "role
   return hashString(`${runId}|${r.tag}|${r.role}|${r.method}|${r.promptIndex}|${r.sample}`) & 0x7fffffff;
 }
 
+function methodDefinition(name: string) {
+  const method = probeMethod(name);
+  if (!method) throw new Error(`unknown probe method ${name}`);
+  return method;
+}
+
 /**
- * The request as sent. Every endpoint gets the same body but for its pin: reasoning disabled (Kimi
- * K2.5 thinks by default; thinking would spend the one-token budget on a reasoning token), and
- * temperature 0 for logprobs (the distribution is read from top_logprobs, not from the choice),
- * 1 for samples (the model's own sampling distribution).
+ * The order requests are sent in: a seeded shuffle of the whole run, so that no two replicates of a
+ * prompt go out together (servers batch identical concurrent requests and share prefix caches,
+ * which would make a side's replicates agree more than its answers do) and the reference's
+ * replicates fall at separated random times across the run (its early and late halves are the A/A).
  */
-export function chatRequestFor(modelId: string, messages: ChatMessage[], r: { tag: string; method: ProbeMethod; maxTokens: number; seed: number }, topLogprobs = 20): ChatRequest {
+export function orderForSending<T>(requests: readonly T[], seed: number): T[] {
+  const random = seededRandom(seed);
+  const out = [...requests];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/**
+ * The request as sent. Every endpoint gets the same body but for its pin: the model's sampler and
+ * thinking mode (lib/probe/settings.ts), with what the endpoint's method sets on top (the greedy
+ * path's temperature 0, logprobs: lib/probe/methods/).
+ */
+export function chatRequestFor(
+  modelId: string,
+  messages: ChatMessage[],
+  r: { tag: string; method: string; maxTokens: number; seed: number },
+  sampler: SamplerSettings,
+  topLogprobs = DEFAULT_PLAN_SETTINGS.topLogprobs,
+): ChatRequest {
+  const { temperature, ...extra } = methodDefinition(r.method).body({ topLogprobs, sampler });
   return {
     model: modelId,
     messages,
     max_tokens: r.maxTokens,
-    temperature: r.method === "logprobs" ? 0 : 1,
+    temperature,
     seed: r.seed,
-    ...(r.method === "logprobs" ? { logprobs: true, top_logprobs: topLogprobs } : {}),
-    reasoning: { enabled: false },
+    ...extra,
+    reasoning: { enabled: sampler.thinking },
     provider: { only: [r.tag], allow_fallbacks: false },
     stream: false,
   };

@@ -25,6 +25,8 @@ const code: string[] = [
   "Implement binary search in Go over a sorted slice of ints; return the index or -1.",
   "What does `git rebase --onto main feature~3 feature` do? Answer in two sentences.",
   "Write a C function that checks whether a string is a palindrome, ignoring case.",
+  "In Python, how do I read a CSV file into a list of dictionaries?",
+  "Write a JavaScript function that deep-clones a plain object without using JSON.",
 ];
 
 const maths: string[] = [
@@ -37,6 +39,8 @@ const maths: string[] = [
   "Compute the integral of 1/(1+x^2) from 0 to 1.",
   "Is 221 a prime number? Explain briefly.",
   "The probability of rain on each of three days is 0.2, independently. What is the probability it rains on at least one day?",
+  "What is the greatest common divisor of 84 and 126?",
+  "Convert 0.375 to a fraction in lowest terms.",
 ];
 
 const chats: ChatMessage[][] = [
@@ -60,6 +64,8 @@ const multilingual: string[] = [
   "Spiega la differenza tra 'c'è' e 'ci sono'.",
   "한국어로 '감사합니다'와 '고맙습니다'의 차이를 설명해 주세요.",
   "Explique em poucas palavras o que é inflação.",
+  "Wat is het verschil tussen 'hun' en 'hen'? Leg kort uit.",
+  "한국어로 '감사합니다'와 '고맙습니다'의 차이를 설명해 주세요.",
 ];
 
 /** A long, varied document made deterministically from a few sentences, for long-context prompts. */
@@ -92,13 +98,23 @@ const longContext: ChatMessage[][] = [
   [user(`${longDocument("finance", 40)}\n\nSummarise the whole document in ten words.`)],
 ];
 
+// The built-in set is many short prompts: the probe's power comes from the number of prompts (its
+// confidence intervals treat prompts as units), and six long-context prompts cost 90% of a run
+// that held them. They stay available for a team that wants them (LONG_CONTEXT_PROMPTS); the
+// team's own uploaded prompts remain the best probe.
 export const BUILTIN_PROMPTS: ProbePrompt[] = [
   ...code.map((c) => ({ category: "code" as const, messages: [user(c)] })),
   ...maths.map((c) => ({ category: "maths" as const, messages: [user(c)] })),
   ...chats.map((messages) => ({ category: "chat" as const, messages })),
   ...multilingual.map((c) => ({ category: "multilingual" as const, messages: [user(c)] })),
-  ...longContext.map((messages) => ({ category: "long-context" as const, messages })),
 ];
+
+export const LONG_CONTEXT_PROMPTS: ProbePrompt[] = longContext.map((messages) => ({ category: "long-context" as const, messages }));
+
+/** The prompts a run uses when the team picks none. */
+export function defaultProbePrompts(): ProbePrompt[] {
+  return BUILTIN_PROMPTS;
+}
 
 export function promptSetVersion(prompts: ProbePrompt[]): string {
   return createHash("sha256").update(JSON.stringify(prompts.map((p) => p.messages))).digest("hex").slice(0, 12);

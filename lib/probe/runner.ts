@@ -3,9 +3,12 @@ import type { Db } from "../db/engines";
 import type { OpenRouterClient } from "../openrouter/client";
 import { OpenRouterError } from "../openrouter/errors";
 import { recordVerdictChanges } from "./changes";
+import type { DivergenceEvidence } from "./methods/types";
 import { chatRequestFor, type PlannedEndpoint } from "./plan";
 import { promptsOfRun } from "./prompt-sets";
+import { answerRecord } from "./answer-record";
 import { computeResults } from "./results";
+import { DEFAULT_DELTA_NATS, samplerOfRun } from "./settings";
 import { detectViewAlerts } from "../alerts/detect-views";
 
 // Runs a probe outside any HTTP request. The run row is the job: claimRun() takes a queued run,
@@ -78,6 +81,7 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
   const run = await db.probeRun.findUniqueOrThrow({ where: { id: runId } });
   const prompts = await promptsOfRun(db, run.promptSet);
   const plan = run.plan as unknown as PlannedEndpoint[];
+  const sampler = samplerOfRun(run);
   const providerOf = new Map(plan.map((e) => [e.tag, e.provider]));
   const pending: PendingRequest[] = (
     await db.probeRequest.findMany({ where: { runId, status: "pending" }, orderBy: { id: "asc" } })
@@ -101,18 +105,17 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
     const provider = providerKey(request.tag);
     const body = chatRequestFor(run.modelId, prompts[request.promptIndex].messages, {
       tag: request.tag,
-      method: request.method as "logprobs" | "samples",
+      method: request.method,
       maxTokens: request.maxTokens,
       seed: request.seed,
-    });
+    }, sampler);
     const attempts = request.attempts + 1;
     try {
       const answer = await client.chat(body, { maxAttempts: 1 });
       if (signal?.aborted) return;
-      const choice = answer.data.choices[0];
-      const content = choice.logprobs?.content ?? null;
       // usage.cost is a JSON number; its shortest decimal form is the text OpenRouter sent.
-      const cost = answer.data.usage.cost === null || answer.data.usage.cost === undefined ? null : new Decimal(String(answer.data.usage.cost));
+      const record = answerRecord(answer.data);
+      const cost = record.cost;
       await db.$transaction([
         db.probeRequest.update({
           where: { id: request.id },
@@ -120,16 +123,17 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
             status: "done",
             attempts,
             error: null,
-            servedProvider: answer.data.provider ?? null,
-            promptTokens: answer.data.usage.prompt_tokens,
-            completionTokens: answer.data.usage.completion_tokens,
-            reasoningTokens: answer.data.usage.completion_tokens_details?.reasoning_tokens ?? null,
-            text: choice.message?.content ?? null,
-            tokens: content ? (content.map((t) => ({ token: t.token, logprob: t.logprob })) as object) : undefined,
-            topLogprobs: content?.[0]?.top_logprobs ? (content[0].top_logprobs.map((t) => ({ token: t.token, logprob: t.logprob })) as object) : undefined,
+            servedProvider: record.servedProvider,
+            promptTokens: record.promptTokens,
+            completionTokens: record.completionTokens,
+            reasoningTokens: record.reasoningTokens,
+            cachedTokens: record.cachedTokens,
+            text: record.text,
+            tokens: record.tokens ? (record.tokens as object) : undefined,
+            topLogprobs: record.topLogprobs ? (record.topLogprobs as object) : undefined,
             costUsd: cost?.toString() ?? null,
-            generationId: answer.data.id,
-            finishReason: choice.finish_reason ?? null,
+            generationId: record.generationId,
+            finishReason: record.finishReason,
             answeredAt: new Date(),
           },
         }),
@@ -245,11 +249,11 @@ export async function finishRun(db: Db, runId: number, status: "done" | "cancell
       referenceProvider: reference?.provider ?? run.referenceTag,
       endpoints: plan.filter((e) => e.tag !== run.referenceTag),
       promptCount: run.promptCount,
-      alpha: run.alpha,
+      deltaNats: run.deltaNats ?? DEFAULT_DELTA_NATS,
     },
     answers.map((a) => ({ ...a, costUsd: a.costUsd?.toString() ?? null })),
   );
-  const finite = (v: number | null) => (v === null || !Number.isFinite(v) ? null : v);
+  const finite = (v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? null : v);
   await db.$transaction(async (tx) => {
     await tx.probeResult.deleteMany({ where: { runId } });
     await tx.probeResult.createMany({
@@ -260,12 +264,11 @@ export async function finishRun(db: Db, runId: number, status: "done" | "cancell
         provider: r.provider,
         verdict: r.verdict,
         method: r.method,
-        statistic: finite(r.statistic),
-        pValue: finite(r.pValue),
-        rawPValue: finite(r.rawPValue),
-        noiseFloor: finite(r.noiseFloor),
-        detectableEffect: finite(r.detectableEffect),
+        // One-sided p of "KL ≤ Δ"; the other legacy numbers (TV excess, Holm) are not computed any more.
+        pValue: finite(r.divergence?.pValueAboveDelta),
         promptsCompared: r.promptsCompared,
+        ...(r.divergence ? divergenceColumns(r.divergence, finite) : {}),
+        ...(run.sampler && r.method ? { sampler: run.sampler } : {}),
         promptTokensMatch: r.promptTokensMatch,
         servedBy: r.servedBy,
         costUsd: r.costUsd.toString(),
@@ -280,4 +283,26 @@ export async function finishRun(db: Db, runId: number, status: "done" | "cancell
     }
   }, { timeout: 60_000, maxWait: 30_000 });
   return status;
+}
+
+function divergenceColumns(d: DivergenceEvidence, finite: (v: number | null | undefined) => number | null) {
+  return {
+    deltaNats: d.deltaNats,
+    klNats: finite(d.klNats.estimate),
+    klLowNats: finite(d.klNats.low),
+    klHighNats: finite(d.klNats.high),
+    tv: finite(d.tv.estimate),
+    tvLow: finite(d.tv.low),
+    tvHigh: finite(d.tv.high),
+    aaKlNats: finite(d.aaKlNats.estimate),
+    aaKlLowNats: finite(d.aaKlNats.low),
+    aaKlHighNats: finite(d.aaKlNats.high),
+    aaTv: finite(d.aaTv),
+    referenceUnstable: d.referenceUnstable,
+    detectableNats: finite(d.detectableNats),
+    top1Agreement: finite(d.top1Agreement),
+    positions: d.positions,
+    logprobsKind: d.logprobs,
+    cachedTokens: d.cachedTokens,
+  };
 }

@@ -3,7 +3,11 @@ import { z } from "zod";
 import type { Db } from "../db/engines";
 import { latestProviders, type ProviderRow } from "../queries/providers";
 import { authorEndpoint } from "../rules/author-endpoint";
-import { DEFAULT_PLAN_SETTINGS, planProbe, requestSeed, type PlanEndpoint } from "./plan";
+import type { ProbeMethod } from "./methods";
+import type { DivergenceEvidence, LogprobsKind } from "./methods/types";
+import { DEFAULT_PLAN_SETTINGS, orderForSending, planProbe, requestSeed, type PlanEndpoint } from "./plan";
+import { hashString } from "./random";
+import { probeSettingsFor, samplerOfRun, type SamplerSettings } from "./settings";
 import { resolvePromptSet } from "./prompt-sets";
 
 // Creating, reading and cancelling probe runs: what the API routes and the page call.
@@ -102,6 +106,7 @@ export async function createProbeRun(db: Db, modelId: string, input: ProbeInput,
   if (plan.estimateUsd.greaterThan(cap)) {
     return { kind: "over-cap", message: `The estimate $${money(plan.estimateUsd)} is over the cap $${cap.toFixed(2)}`, estimateUsd: money(plan.estimateUsd) };
   }
+  const settings = probeSettingsFor(modelId);
   const active = await db.probeActiveRun.findUnique({ where: { modelId } });
   if (active) return { kind: "busy", message: `Probe ${active.runId} of ${modelId} is still active; cancel it or wait` };
   try {
@@ -122,11 +127,14 @@ export async function createProbeRun(db: Db, modelId: string, input: ProbeInput,
           estimateUsd: plan.estimateUsd.toString(),
           demo: chosen.demo ?? false,
           scheduledBy: options.scheduledBy ?? null,
+          deltaNats: settings.deltaNats,
+          sampler: settings.sampler as object,
         },
       });
       await tx.probeActiveRun.create({ data: { modelId, runId: run.id } });
       await tx.probeRequest.createMany({
-        data: plan.requests.map((r) => ({
+        // Inserted in sending order: the runner sends pending requests by id.
+        data: orderForSending(plan.requests, hashString(`${modelId}|${run.id}`)).map((r) => ({
           runId: run.id,
           tag: r.tag,
           role: r.role,
@@ -153,7 +161,7 @@ export async function createProbeRun(db: Db, modelId: string, input: ProbeInput,
 export interface EndpointProgress {
   tag: string;
   provider: string;
-  method: "logprobs" | "samples" | null;
+  method: ProbeMethod | null;
   isReference: boolean;
   done: number;
   errors: number;
@@ -180,6 +188,10 @@ export interface RunView {
   demo: boolean;
   /** Why the scheduled re-probe queued it; null when started by hand. */
   scheduledBy: string | null;
+  /** The margin, nats/token of KL; null for runs before the equivalence probe. */
+  deltaNats: number | null;
+  /** The sampler sent; null for runs before it was recorded. */
+  sampler: SamplerSettings | null;
   endpoints: EndpointProgress[];
 }
 
@@ -187,7 +199,7 @@ export interface ResultView {
   tag: string;
   provider: string;
   verdict: string;
-  method: "logprobs" | "samples" | null;
+  method: ProbeMethod | null;
   statistic: number | null;
   pValue: number | null;
   rawPValue: number | null;
@@ -198,7 +210,12 @@ export interface ResultView {
   servedBy: string[];
   costUsd: string;
   reason: string;
+  /** The equivalence probe's numbers; null for the reference, unverifiable endpoints and older runs. */
+  divergence: DivergenceView | null;
+  sampler: SamplerSettings | null;
 }
+
+export type DivergenceView = Omit<DivergenceEvidence, "pValueAboveDelta" | "pValueAboveZero" | "prompts">;
 
 export function money(value: Decimal.Value): string {
   const d = new Decimal(value);
@@ -209,7 +226,7 @@ export async function getRunView(db: Db, runId: number): Promise<RunView | null>
   const run = await db.probeRun.findUnique({ where: { id: runId } });
   if (!run) return null;
   const counts = await db.probeRequest.groupBy({ by: ["tag", "role", "status"], where: { runId }, _count: { _all: true } });
-  const plan = run.plan as unknown as Array<{ tag: string; provider: string; method: "logprobs" | "samples" | null }>;
+  const plan = run.plan as unknown as Array<{ tag: string; provider: string; method: ProbeMethod | null }>;
   const endpoints = plan.map((e) => {
     const isReference = e.tag === run.referenceTag;
     const mine = counts.filter((c) => c.tag === e.tag && (isReference ? c.role !== "endpoint" : c.role === "endpoint"));
@@ -237,6 +254,8 @@ export async function getRunView(db: Db, runId: number): Promise<RunView | null>
     alpha: run.alpha,
     demo: run.demo,
     scheduledBy: run.scheduledBy,
+    deltaNats: run.deltaNats,
+    sampler: run.sampler ? samplerOfRun(run) : null,
     endpoints,
   };
 }
@@ -258,7 +277,30 @@ export async function getRunResults(db: Db, runId: number): Promise<ResultView[]
     servedBy: r.servedBy,
     costUsd: money(r.costUsd.toString()),
     reason: r.reason,
+    divergence: divergenceView(r),
+    sampler: r.sampler ? samplerOfRun({ sampler: r.sampler }) : null,
   }));
+}
+
+type ResultRow = Awaited<ReturnType<Db["probeResult"]["findMany"]>>[number];
+
+function divergenceView(r: ResultRow): DivergenceView | null {
+  if (r.deltaNats === null || r.klNats === null) return null;
+  const num = (v: number | null, missing: number) => v ?? missing;
+  const kinds = (r.logprobsKind ?? {}) as { reference?: LogprobsKind; endpoint?: LogprobsKind };
+  return {
+    deltaNats: r.deltaNats,
+    klNats: { estimate: r.klNats, low: num(r.klLowNats, -Infinity), high: num(r.klHighNats, Infinity) },
+    tv: { estimate: num(r.tv, NaN), low: num(r.tvLow, -Infinity), high: num(r.tvHigh, Infinity) },
+    aaKlNats: { estimate: num(r.aaKlNats, NaN), low: num(r.aaKlLowNats, -Infinity), high: num(r.aaKlHighNats, Infinity) },
+    aaTv: num(r.aaTv, NaN),
+    referenceUnstable: r.referenceUnstable ?? false,
+    detectableNats: num(r.detectableNats, Infinity),
+    top1Agreement: num(r.top1Agreement, NaN),
+    positions: r.positions ?? 0,
+    logprobs: { reference: kinds.reference ?? "unknown", endpoint: kinds.endpoint ?? "unknown" },
+    cachedTokens: r.cachedTokens ?? 0,
+  };
 }
 
 export async function listRuns(db: Db, modelId: string, limit: number): Promise<RunView[]> {
@@ -280,37 +322,4 @@ export async function cancelRun(db: Db, runId: number): Promise<RunView | null> 
     await db.probeRun.update({ where: { id: runId }, data: { cancelRequested: true } });
   }
   return getRunView(db, runId);
-}
-
-/** Each endpoint's verdict in the model's latest completed probe (for the rules and the badges). */
-export interface LatestVerdict {
-  tag: string;
-  verdict: string;
-  reason: string;
-  runId: number;
-  finishedAt: string;
-  statistic: number | null;
-  noiseFloor: number | null;
-  pValue: number | null;
-  method: string | null;
-  /** The run's answers came from the local replica (demo data); always set by latestVerdicts. */
-  demo?: boolean;
-}
-
-export async function latestVerdicts(db: Db, modelId: string): Promise<LatestVerdict[]> {
-  const run = await db.probeRun.findFirst({ where: { modelId, status: "done" }, orderBy: { id: "desc" } });
-  if (!run) return [];
-  const results = await db.probeResult.findMany({ where: { runId: run.id } });
-  return results.map((r) => ({
-    tag: r.tag,
-    verdict: r.verdict,
-    reason: r.reason,
-    runId: run.id,
-    finishedAt: (run.finishedAt ?? run.createdAt).toISOString(),
-    statistic: r.statistic,
-    noiseFloor: r.noiseFloor,
-    pValue: r.pValue,
-    method: r.method,
-    demo: run.demo,
-  }));
 }

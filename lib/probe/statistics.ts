@@ -3,13 +3,9 @@ import { seededRandom } from "./random";
 // The statistics of the fidelity probe, pure and without I/O, so they are tested on simulated data
 // (tests/unit/probe-statistics.test.ts) and measured by `npm run bench:probe`.
 //
-// Two methods, as in Model Equality Testing (Gao, Liang, Guestrin, ICLR 2025):
-// - logprobs: per prompt, the total variation between an endpoint's top-k next-token distribution
-//   and the reference's, against the reference's own run-to-run noise (a second reference call),
-//   decided by a paired sign-flip permutation test over prompts;
-// - samples: short completions compared with the reference's by MMD with a character-prefix
-//   kernel and a permutation p-value.
-// p-values are corrected over the endpoints of a run with Holm's method.
+// Top-k distributions and total variation, the samples path's MMD (Model Equality Testing, Gao,
+// Liang, Guestrin, ICLR 2025) and small numeric helpers. The equivalence statistics that decide
+// verdicts are in ./divergence.ts.
 
 export interface TopLogprob {
   token: string;
@@ -53,93 +49,6 @@ export function totalVariation(a: TopKDistribution, b: TopKDistribution): number
   for (const [token, p] of a.probabilities) sum += Math.abs(p - (b.probabilities.get(token) ?? 0));
   for (const [token, q] of b.probabilities) if (!a.probabilities.has(token)) sum += q;
   return Math.min(1, sum / 2);
-}
-
-export interface PairedTestResult {
-  /** Prompts with all three answers. */
-  n: number;
-  /** Mean over prompts of TV(endpoint, reference). */
-  statistic: number;
-  /** Mean over prompts of TV(reference repeat, reference): the noise floor. */
-  noiseFloor: number;
-  /** statistic − noiseFloor: the effect size, in units of total variation. */
-  effect: number;
-  /** Standard deviation of the per-prompt differences. */
-  sdDifference: number;
-  pValue: number;
-}
-
-/**
- * One-sided paired sign-flip permutation test of "the endpoint is further from the reference than
- * the reference is from itself". Under the null (the endpoint serves the reference's model), the
- * endpoint's answer and the reference's second answer are exchangeable, so each prompt's
- * difference TV(endpoint, ref) − TV(ref2, ref) is symmetric around zero and its sign can be
- * flipped. Exact over all 2^n sign patterns up to n = 16, else `permutations` seeded random ones.
- */
-export function pairedSignFlipTest(
-  endpointDistances: number[],
-  noiseDistances: number[],
-  { permutations = 9_999, seed = 1 }: { permutations?: number; seed?: number } = {},
-): PairedTestResult {
-  const n = Math.min(endpointDistances.length, noiseDistances.length);
-  const differences = Array.from({ length: n }, (_, i) => endpointDistances[i] - noiseDistances[i]);
-  const statistic = mean(endpointDistances.slice(0, n));
-  const noiseFloor = mean(noiseDistances.slice(0, n));
-  if (n === 0) return { n, statistic: NaN, noiseFloor: NaN, effect: NaN, sdDifference: NaN, pValue: 1 };
-  const observed = sum(differences);
-  // A tiny tolerance so that sums equal up to rounding count as "at least as extreme".
-  const tolerance = 1e-12 * (1 + Math.abs(observed));
-  let extreme = 0;
-  let total = 0;
-  if (n <= 16) {
-    for (let mask = 0; mask < 1 << n; mask++) {
-      let s = 0;
-      for (let i = 0; i < n; i++) s += mask & (1 << i) ? -differences[i] : differences[i];
-      if (s >= observed - tolerance) extreme++;
-      total++;
-    }
-  } else {
-    const random = seededRandom(seed);
-    extreme = 1; // the observed labelling is one of the permutations
-    total = 1;
-    for (let b = 0; b < permutations; b++) {
-      let s = 0;
-      for (let i = 0; i < n; i++) s += random() < 0.5 ? -differences[i] : differences[i];
-      if (s >= observed - tolerance) extreme++;
-      total++;
-    }
-  }
-  return {
-    n,
-    statistic,
-    noiseFloor,
-    effect: observed / n,
-    sdDifference: standardDeviation(differences),
-    pValue: extreme / total,
-  };
-}
-
-/**
- * The smallest mean excess distance (effect) the paired test would detect with the given power at
- * level alpha, by the normal approximation (z_{1−α} + z_{power})·sd/√n. With fewer than two
- * prompts nothing could be detected (Infinity).
- */
-export function detectableEffect(sdDifference: number, n: number, alpha: number, power = 0.8): number {
-  if (n < 2 || !Number.isFinite(sdDifference)) return Infinity;
-  return ((normalQuantile(1 - alpha) + normalQuantile(power)) * sdDifference) / Math.sqrt(n);
-}
-
-/** Holm's step-down correction: adjusted p-values (monotone, capped at 1), null stays null. */
-export function holmAdjust(pValues: Array<number | null>): Array<number | null> {
-  const indexed = pValues.flatMap((p, i) => (p === null ? [] : [{ p, i }])).sort((a, b) => a.p - b.p);
-  const m = indexed.length;
-  const adjusted: Array<number | null> = pValues.map(() => null);
-  let running = 0;
-  indexed.forEach(({ p, i }, rank) => {
-    running = Math.max(running, Math.min(1, (m - rank) * p));
-    adjusted[i] = running;
-  });
-  return adjusted;
 }
 
 // ---- Samples: MMD with a character-prefix kernel.
@@ -226,133 +135,6 @@ function shuffle<T>(items: T[], random: () => number): T[] {
   return items;
 }
 
-// ---- Verdicts.
-
-export type Verdict = "reference" | "matches" | "differs" | "prompt-format" | "not-pinned" | "inconclusive";
-export type ProbeMethod = "logprobs" | "samples";
-
-export interface EndpointEvidence {
-  tag: string;
-  isReference: boolean;
-  /** Answers served by another provider than the one pinned (never compared). */
-  servedByOthers: number;
-  /** Prompts whose usage.prompt_tokens differ from the reference's for the same prompt. */
-  promptTokenMismatches: number;
-  /** Prompts on which both sides reported prompt_tokens. */
-  promptTokensCompared: number;
-  /** Prompts planned for this endpoint. */
-  promptsPlanned: number;
-  /** The test's outcome, or null when nothing could be compared. */
-  test: {
-    method: ProbeMethod;
-    statistic: number;
-    noiseFloor: number;
-    pValue: number;
-    promptsCompared: number;
-    /** The smallest effect this run could detect (TV for logprobs, MMD² for samples). */
-    detectableEffect: number;
-    /** For samples: the reference against itself rejected at alpha (the noise floor is too high). */
-    noiseRejected?: boolean;
-  } | null;
-}
-
-export interface VerdictOptions {
-  alpha: number;
-  /** Fewer compared prompts than this share of the plan (or than minPrompts) is inconclusive. */
-  minShareCompared: number;
-  minPrompts: number;
-  /** For logprobs: `matches` needs the run to be able to detect an excess TV at least this small. */
-  maxDetectableTv: number;
-}
-
-export const DEFAULT_VERDICT_OPTIONS: VerdictOptions = { alpha: 0.01, minShareCompared: 0.8, minPrompts: 10, maxDetectableTv: 0.05 };
-
-export interface EndpointVerdict {
-  tag: string;
-  verdict: Verdict;
-  method: ProbeMethod | null;
-  /** Holm-adjusted p-value (over the endpoints tested in this run); null when no test was made. */
-  pValue: number | null;
-  rawPValue: number | null;
-  statistic: number | null;
-  noiseFloor: number | null;
-  detectableEffect: number | null;
-  promptsCompared: number;
-  promptTokensMatch: boolean | null;
-  /** Plain words: why this verdict, with its numbers. */
-  reason: string;
-}
-
-/** Decides every endpoint of a run at once (the correction is over the endpoints that were tested). */
-export function decideVerdicts(evidence: EndpointEvidence[], options: VerdictOptions = DEFAULT_VERDICT_OPTIONS): EndpointVerdict[] {
-  const minCompared = (e: EndpointEvidence) => Math.max(options.minPrompts, Math.ceil(options.minShareCompared * e.promptsPlanned));
-  const tested = evidence.map((e) =>
-    !e.isReference && e.servedByOthers === 0 && e.promptTokenMismatches === 0 && e.test && e.test.promptsCompared >= minCompared(e)
-      ? e.test.pValue
-      : null,
-  );
-  const adjusted = holmAdjust(tested);
-  const testedCount = tested.filter((p) => p !== null).length;
-  return evidence.map((e, i) => {
-    const base = {
-      tag: e.tag,
-      method: e.test?.method ?? null,
-      rawPValue: e.test?.pValue ?? null,
-      pValue: adjusted[i],
-      statistic: e.test?.statistic ?? null,
-      noiseFloor: e.test?.noiseFloor ?? null,
-      detectableEffect: e.test && Number.isFinite(e.test.detectableEffect) ? e.test.detectableEffect : null,
-      promptsCompared: e.test?.promptsCompared ?? 0,
-      promptTokensMatch: e.promptTokensCompared > 0 ? e.promptTokenMismatches === 0 : null,
-    };
-    if (e.isReference) return { ...base, verdict: "reference" as const, pValue: null, reason: "The reference endpoint" };
-    if (e.servedByOthers > 0) {
-      return { ...base, verdict: "not-pinned" as const, pValue: null, reason: `${e.servedByOthers} answer${e.servedByOthers === 1 ? " was" : "s were"} served by another provider` };
-    }
-    if (e.promptTokenMismatches > 0) {
-      return {
-        ...base,
-        verdict: "prompt-format" as const,
-        pValue: null,
-        reason: `prompt tokens differ from the reference's on ${e.promptTokenMismatches} of ${e.promptTokensCompared} prompts (another chat template or tokenizer)`,
-      };
-    }
-    if (!e.test || e.test.promptsCompared < minCompared(e)) {
-      return { ...base, verdict: "inconclusive" as const, pValue: null, reason: `too few valid answers: ${e.test?.promptsCompared ?? 0} of ${e.promptsPlanned} prompts compared (needs ${minCompared(e)})` };
-    }
-    const t = e.test;
-    const p = adjusted[i] ?? 1;
-    const numbers = describeNumbers(t.method, t.statistic, t.noiseFloor, p);
-    if (p < options.alpha) return { ...base, verdict: "differs" as const, reason: `differs from reference (${numbers})` };
-    const level = options.alpha / Math.max(1, testedCount);
-    if (t.method === "logprobs" && !(t.detectableEffect <= options.maxDetectableTv)) {
-      return { ...base, verdict: "inconclusive" as const, reason: `noise floor too high to decide (${numbers}; could only detect an excess TV of ${fmt(t.detectableEffect)})` };
-    }
-    if (t.method === "samples" && t.noiseRejected) {
-      return { ...base, verdict: "inconclusive" as const, reason: `the reference does not match itself, so the noise floor is too high to decide (${numbers})` };
-    }
-    const detectable =
-      t.method === "logprobs"
-        ? `would have detected a mean excess TV of ${fmt(t.detectableEffect)} with 80% power at level ${fmt(level)}`
-        : `would have detected an MMD² above ${fmt(t.detectableEffect)}`;
-    return { ...base, verdict: "matches" as const, reason: `no difference detected (${numbers}); ${detectable}` };
-  });
-}
-
-function describeNumbers(method: ProbeMethod, statistic: number, noiseFloor: number, p: number): string {
-  const name = method === "logprobs" ? "TV" : "MMD²";
-  return `${name} ${fmt(statistic)} vs noise ${fmt(noiseFloor)}, ${formatP(p)}`;
-}
-
-export function formatP(p: number): string {
-  return p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`;
-}
-
-function fmt(value: number): string {
-  if (!Number.isFinite(value)) return "∞";
-  return Math.abs(value) >= 0.01 || value === 0 ? value.toFixed(3) : value.toExponential(1);
-}
-
 // ---- Small numeric helpers.
 
 function sum(values: number[]): number {
@@ -365,7 +147,7 @@ export function mean(values: number[]): number {
   return values.length ? sum(values) / values.length : NaN;
 }
 
-function standardDeviation(values: number[]): number {
+export function standardDeviation(values: number[]): number {
   if (values.length < 2) return NaN;
   const m = mean(values);
   return Math.sqrt(sum(values.map((v) => (v - m) ** 2)) / (values.length - 1));

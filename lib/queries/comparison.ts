@@ -4,7 +4,7 @@ import { buildRoutingExport, type RoutingExport } from "../routing/export";
 import { evaluateRules, type Verdict } from "../rules/evaluate";
 import { endpointFacts } from "../rules/facts";
 import { readComparisonState, toRuleSet, type ComparisonState } from "../view-state/comparison";
-import { latestVerdicts, type LatestVerdict } from "../probe/runs";
+import { latestVerdicts, type LatestVerdict } from "./probe-verdicts";
 import { latestProviders, type ProvidersSnapshot } from "./providers";
 
 // Everything the comparison view of one model needs, from a link's query: the latest snapshot,

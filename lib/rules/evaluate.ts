@@ -29,6 +29,18 @@ export interface RuleSet {
   maxOutputPricePerM: string | null;
   /** Exclude endpoints whose latest probe did not match the reference (differs, prompt-format, not-pinned). */
   excludeProbeMismatch?: boolean;
+  /**
+   * Exclude endpoints whose latest probe verdict is `differs`. On unless set to false (like the
+   * degraded rule): an endpoint the probe found further than Δ from the reference is not one a
+   * pipeline should be sent to unless someone chose it.
+   */
+  excludeProbeDiffers?: boolean;
+  /**
+   * Fail-closed: include only endpoints whose latest probe verdict is `equivalent` (and the
+   * reference itself). Never probed, cannot tell, unverifiable, prompt-format, not-pinned, differs
+   * and the old verdicts (matches, inconclusive) are all excluded.
+   */
+  requireProbeEquivalent?: boolean;
 }
 
 export const DEFAULT_RULES: RuleSet = {
@@ -171,11 +183,20 @@ function thresholdReasons(e: EndpointFacts, rules: RuleSet): Reason[] {
 }
 
 const PROBE_MISMATCHES: Record<string, string> = { differs: "", "prompt-format": "prompt format: ", "not-pinned": "not pinned: " };
+/** Verdicts the fail-closed rule keeps. */
+const VERIFIED = new Set(["equivalent", "reference"]);
 
-/** "differs from reference (TV 0.21 vs noise 0.03, p < 0.001); probe of 2026-12-01". */
+/** "differs by more than Δ: KL …; probe of 2026-12-01", or why the fail-closed rule excludes it. */
 function probeMismatch(e: EndpointFacts, rules: RuleSet): Reason | null {
-  if (!rules.excludeProbeMismatch || !e.probe || !(e.probe.verdict in PROBE_MISMATCHES)) return null;
-  return { kind: "probe", text: `${PROBE_MISMATCHES[e.probe.verdict]}${e.probe.reason}; probe of ${e.probe.finishedAt.slice(0, 10)}` };
+  const when = (p: ProbeFact) => `probe of ${p.finishedAt.slice(0, 10)}`;
+  const p = e.probe;
+  if (rules.requireProbeEquivalent && !(p && VERIFIED.has(p.verdict))) {
+    return { kind: "probe", text: p ? `not verified equivalent (${p.verdict}: ${p.reason}); ${when(p)}` : "not verified equivalent (never probed)" };
+  }
+  if (!p) return null;
+  if (rules.excludeProbeMismatch && p.verdict in PROBE_MISMATCHES) return { kind: "probe", text: `${PROBE_MISMATCHES[p.verdict]}${p.reason}; ${when(p)}` };
+  if (rules.excludeProbeDiffers !== false && p.verdict === "differs") return { kind: "probe", text: `${p.reason}; ${when(p)}` };
+  return null;
 }
 
 function formatPct(value: number): string {

@@ -107,6 +107,13 @@ export const comparisonParsers = {
   deg: parseAsStrictBoolean.withDefault(true),
   /** Exclude endpoints whose latest fidelity probe did not match the reference. */
   xprobe: parseAsStrictBoolean.withDefault(false),
+  /**
+   * Exclude endpoints whose latest probe verdict is `differs`. On by default (as `deg`), so a link
+   * without it excludes them; `xdiff=false` turns it off.
+   */
+  xdiff: parseAsStrictBoolean.withDefault(true),
+  /** Fail-closed: include only endpoints whose latest probe verdict is `equivalent`. */
+  xverify: parseAsStrictBoolean.withDefault(false),
   /** Maximum input and output price, USD per million tokens. */
   maxin: parseAsAmount,
   maxout: parseAsAmount,
@@ -189,5 +196,7 @@ export function toRuleSet(state: ComparisonState): RuleSet {
     maxInputPricePerM: state.maxin,
     maxOutputPricePerM: state.maxout,
     ...(state.xprobe ? { excludeProbeMismatch: true } : {}),
+    ...(state.xdiff ? {} : { excludeProbeDiffers: false }),
+    ...(state.xverify ? { requireProbeEquivalent: true } : {}),
   };
 }

@@ -73,25 +73,28 @@ test.describe("fidelity probe", () => {
     for (const tag of ["siliconflow/int4", "atlas-cloud/int4", "parasail/int4", "deepinfra", "venice"]) {
       await section.getByRole("checkbox", { name: tag }).uncheck();
     }
-    await expect(section.getByText(/^Estimated cost: \$0\.\d+ \(246 requests over 41 prompts, reference calls included\)$/)).toBeVisible();
+    await expect(section.getByText(/^Estimated cost: \$0\.\d+ \(492 requests over 41 prompts, reference calls included\)$/)).toBeVisible();
     await screenshot(page, "probe-settings");
     // No verdict yet in the providers table of the page that will run the probe.
-    await expect(page.getByRole("table", { name: "Providers" }).getByRole("row").filter({ hasText: "Fireworks" })).not.toContainText("differs from reference");
+    await expect(page.getByRole("table", { name: "Providers" }).getByRole("row").filter({ hasText: "Fireworks" })).not.toContainText("differs by more than Δ");
+    const includedBefore = (await page.getByTestId("summary").textContent()) ?? "";
     await section.getByRole("button", { name: "Run probe" }).click();
 
     const run = section.getByRole("region", { name: /^Probe \d+$/ });
-    // Creating the run stores its 246 planned requests first: slow on a busy machine.
-    await expect(run.getByTestId("probe-progress")).toHaveText(/^\d+ of 246 requests$/, { timeout: 60_000 });
+    // Creating the run stores its 492 planned requests first (the reference answers each prompt 4 times, each endpoint twice): slow on a busy machine.
+    await expect(run.getByTestId("probe-progress")).toHaveText(/^\d+ of 492 requests$/, { timeout: 60_000 });
     await expect(run.getByRole("progressbar", { name: "Probe progress" })).toBeVisible();
     await expect(section.getByRole("button", { name: "Run probe" })).toBeDisabled();
     await expect(run.getByTestId("probe-status")).toHaveText("done", { timeout: 240_000 });
-    await expect(run.getByTestId("probe-progress")).toHaveText("246 of 246 requests");
+    await expect(run.getByTestId("probe-progress")).toHaveText("492 of 492 requests");
     const row = (tag: string) => run.getByRole("row").filter({ has: page.getByRole("rowheader", { name: tag, exact: true }) });
     await expect(row("moonshotai/int4")).toContainText("reference");
-    await expect(row("chutes/int4")).toContainText("matches reference");
-    await expect(row("chutes/int4")).toContainText(/no difference detected \(TV 0\.\d{3} vs noise 0\.\d{3}, p = 0\.\d{3}\); would have detected a mean excess TV of/);
-    await expect(row("fireworks")).toContainText("differs from reference");
-    await expect(row("fireworks")).toContainText(/differs from reference \(TV 0\.\d{3} vs noise 0\.\d{3}, p < 0\.001\)/);
+    await expect(row("chutes/int4")).toContainText("equivalent within Δ");
+    await expect(row("chutes/int4")).toContainText(/within Δ: KL -?\d\.\de-\d+ nats\/token, 95% interval \[-?\d\.\de-\d+, \d\.\de-\d+\], Δ 1\.0e-3/);
+    await expect(row("chutes/int4")).toContainText("sent: temperature 0.6, top_p 0.95, thinking off");
+    await expect(row("chutes/int4").getByTestId("probe-kl")).toHaveText(/^-?\d\.\de-\d+ \[-?\d\.\de-\d+, \d\.\de-\d+\]$/);
+    await expect(row("fireworks")).toContainText("differs by more than Δ");
+    await expect(row("fireworks")).toContainText(/differs by more than Δ: KL 0\.\d{3} nats\/token, 95% interval \[0\.\d{3}, 0\.\d{3}\], Δ 1\.0e-3/);
     await expect(row("together")).toContainText("prompt format differs");
     await expect(row("together")).toContainText("prompt tokens differ from the reference's on 41 of 41 prompts");
     await expect(row("novita")).toContainText("not pinned");
@@ -103,28 +106,36 @@ test.describe("fidelity probe", () => {
     // The API says the same.
     const listed = (await (await request.get(`${API}?limit=1`)).json()).runs[0];
     const detail = await (await request.get(`/api/probes/${listed.id}`)).json();
-    expect(detail).toMatchObject({ status: "done", reference: "moonshotai/int4", progress: { done: 246, total: 246 } });
+    expect(detail).toMatchObject({ status: "done", reference: "moonshotai/int4", progress: { done: 492, total: 492 }, deltaNats: 0.001 });
     expect(detail.results.find((r: { tag: string }) => r.tag === "fireworks")).toMatchObject({ verdict: "differs", method: "logprobs", promptsCompared: 41, promptTokensMatch: true, servedBy: ["Fireworks"] });
     expect(detail.costUsd).toMatch(/^0\.\d+$/);
 
-    // The verdicts as a rule: badges on every row, and the rule excludes what did not match. The
-    // page that ran the probe shows them without a reload (it re-renders what depends on verdicts).
+    // The verdicts as rules: badges on every row; out of the box an endpoint that differs is excluded,
+    // and the link can turn that off; the stricter rule excludes what did not match. The page that
+    // ran the probe shows all of it without a reload (it re-renders what depends on verdicts).
+    await expect(page.getByTestId("summary")).not.toHaveText(includedBefore);
     const providers = page.getByRole("table", { name: "Providers" });
     const providerRow = (name: string) => providers.getByRole("row").filter({ hasText: name });
-    await expect(providerRow("Fireworks")).toContainText("differs from reference");
-    await expect(providerRow("Chutes")).toContainText("matches reference");
+    await expect(providerRow("Fireworks")).toContainText("differs by more than Δ");
+    await expect(providerRow("Chutes")).toContainText("equivalent within Δ");
     const routingJson = page.getByLabel("Routing preferences JSON");
+    const differsRule = page.getByRole("checkbox", { name: "Exclude endpoints the probe found to differ by more than Δ (on by default)" });
+    await expect(differsRule).toBeChecked();
+    await expect(providerRow("Fireworks")).toContainText(/Excluded: differs by more than Δ: KL 0\.\d{3} nats\/token.*; probe of \d{4}-\d{2}-\d{2}/);
+    await expect(routingJson).not.toContainText('"fireworks"');
+    await differsRule.uncheck();
+    await expect(page).toHaveURL(/xdiff=false/);
     await expect(routingJson).toContainText('"fireworks"');
-    await page.getByRole("checkbox", { name: "Exclude endpoints whose latest probe did not match the reference" }).check();
+    await page.getByRole("checkbox", { name: "Exclude endpoints whose latest probe did not match the reference (differs, prompt format, not pinned)" }).check();
     await expect(page).toHaveURL(/xprobe=true/);
-    await expect(providerRow("Fireworks")).toContainText(/Excluded: differs from reference \(TV 0\.\d{3} vs noise 0\.\d{3}, p < 0\.001\); probe of \d{4}-\d{2}-\d{2}/);
+    await expect(providerRow("Fireworks")).toContainText(/Excluded: differs by more than Δ: KL 0\.\d{3} nats\/token.*; probe of \d{4}-\d{2}-\d{2}/);
     await expect(providerRow("Together")).toContainText("Excluded: prompt format: prompt tokens differ");
     await expect(providerRow("Novita")).toContainText("Excluded: not pinned:");
     await expect(routingJson).not.toContainText('"fireworks"');
     await expect(routingJson).toContainText('"chutes/int4"');
     await screenshot(page, "probe-rule");
     await page.reload();
-    await expect(page.getByRole("checkbox", { name: "Exclude endpoints whose latest probe did not match the reference" })).toBeChecked();
+    await expect(page.getByRole("checkbox", { name: "Exclude endpoints whose latest probe did not match the reference (differs, prompt format, not pinned)" })).toBeChecked();
     await expect(routingJson).not.toContainText('"fireworks"');
     const routingApi = await (await request.get(`/api/models/${KIMI}/routing?xprobe=true`)).json();
     expect(JSON.stringify(routingApi)).not.toContain('"fireworks"');
@@ -178,15 +189,15 @@ test.describe("fidelity probe", () => {
     await expect(picker).toHaveValue(String(mine.id));
     await expect(picker.locator("option:checked")).toHaveText(`team-prompts (uploaded): 10 prompts, version ${mine.version}`);
     await expect(section.getByTestId("prompt-set-chosen")).toHaveText(new RegExp(`^10 prompts · version ${mine.version} · uploaded \\d{4}-`));
-    // The estimate follows the chosen set: chutes/int4 against the reference, 3 logprobs requests a prompt.
-    await expect(section.getByText("(30 requests over 10 prompts, reference calls included)", { exact: false })).toBeVisible();
+    // The estimate follows the chosen set: chutes/int4 against the reference, 6 logprobs requests a prompt (the reference 4, the endpoint 2).
+    await expect(section.getByText("(60 requests over 10 prompts, reference calls included)", { exact: false })).toBeVisible();
     await screenshot(page, "probe-prompts-picked");
 
     await section.getByRole("button", { name: "Run probe" }).click();
     const run = section.getByRole("region", { name: /^Probe \d+$/ });
     await expect(run.getByTestId("probe-prompts")).toHaveText(`10 prompts (uploaded, version ${mine.version})`, { timeout: 60_000 });
     await expect(run.getByTestId("probe-status")).toHaveText("done", { timeout: 180_000 });
-    await expect(run.getByTestId("probe-progress")).toHaveText("30 of 30 requests");
+    await expect(run.getByTestId("probe-progress")).toHaveText("60 of 60 requests");
     const listed = (await (await request.get(`${API}?limit=1`)).json()).runs[0];
     expect(listed).toMatchObject({ promptSet: `upload:${mine.id}`, promptSetVersion: mine.version, promptCount: 10, status: "done" });
   });

@@ -58,7 +58,10 @@ describe.each(engines)("probe verdict → event → signed delivery on the $name
     const upload = await uploadPromptSet(opened.db, "alerts-probe", lines.join("\n"));
     if (!upload.ok) throw new Error("upload failed");
     prompts = upload.id;
-    slug = (await createView(opened.db, { name: "Pipeline", modelId: KIMI, query: "" })).slug;
+    // xdiff=false: the view keeps endpoints the probe finds to differ (out of the box it would
+    // exclude them, and the included set and routing export would change too), so the probe
+    // condition is seen alone here.
+    slug = (await createView(opened.db, { name: "Pipeline", modelId: KIMI, query: "xdiff=false" })).slug;
     const created = await createChannel(opened.db, { kind: "webhook", name: "Team hook", url: `${receiver.url}/hook` }, { allowPrivate: true });
     secret = created.secret as string;
     await putViewAlert(opened.db, slug, { enabled: true });
@@ -70,16 +73,16 @@ describe.each(engines)("probe verdict → event → signed delivery on the $name
   });
 
   it("the first probe's verdicts are recorded, not announced", async () => {
-    expect(await probe()).toEqual({ "moonshotai/int4": "reference", [TAG]: "matches" });
+    expect(await probe()).toEqual({ "moonshotai/int4": "reference", [TAG]: "equivalent" });
     expect(await delivered()).toEqual([]);
     expect(await opened.db.alertEvent.count()).toBe(0);
   }, 120_000);
 
   it("Chutes re-quantized: the next probe's verdict change is one signed delivery with the old and new verdicts", async () => {
-    await requantizeReplica(replica.url, TAG, 0.6);
+    await requantizeReplica(replica.url, TAG, "nvfp4");
     expect(await probe()).toEqual({ "moonshotai/int4": "reference", [TAG]: "differs" });
-    // Only the probe condition fired (the view does not exclude probe mismatches, so the included
-    // set and the routing export stay as they were).
+    // Only the probe condition fired (the view keeps endpoints that differ, so the included set and
+    // the routing export stay as they were).
     const events = await opened.db.alertEvent.findMany();
     expect(events.map((e) => [e.kind, e.modelId])).toEqual([["probe", KIMI]]);
     const [message, ...more] = await delivered();
@@ -89,10 +92,10 @@ describe.each(engines)("probe verdict → event → signed delivery on the $name
       kind: "probe",
       view: { slug, name: "Pipeline", url: `https://routeboard.example/v/${slug}` },
       model: KIMI,
-      data: { tag: TAG, provider: "Chutes", old: "matches", new: "differs" },
+      data: { tag: TAG, provider: "Chutes", old: "equivalent", new: "differs" },
     });
     expect(message.eventId).toBe(events[0].eventId);
-    expect(message.summary).toBe(`The fidelity probe verdict of Chutes (${TAG}) in “Pipeline” changed: matches → differs`);
+    expect(message.summary).toBe(`The fidelity probe verdict of Chutes (${TAG}) in “Pipeline” changed: equivalent → differs`);
     expect(await delivered()).toEqual([]); // sent once: the sender has nothing left
     const rows = await opened.db.alertDelivery.findMany({ include: { event: true } });
     expect(rows.map((r) => [r.event.kind, r.status, r.attempts])).toEqual([["probe", "sent", 1]]);
@@ -105,13 +108,13 @@ describe.each(engines)("probe verdict → event → signed delivery on the $name
   }, 120_000);
 
   it("a run that probed another endpoint in between does not hide the next change of Chutes' verdict", async () => {
-    expect(await probe("deepinfra")).toEqual({ "moonshotai/int4": "reference", deepinfra: "matches" });
+    expect(await probe("deepinfra")).toEqual({ "moonshotai/int4": "reference", deepinfra: "equivalent" });
     expect(await delivered()).toEqual([]); // deepinfra's first verdict; Chutes was not probed
-    await requantizeReplica(replica.url, TAG, 0); // its own weights again
-    expect(await probe()).toEqual({ "moonshotai/int4": "reference", [TAG]: "matches" });
+    await requantizeReplica(replica.url, TAG, null); // its own weights again
+    expect(await probe()).toEqual({ "moonshotai/int4": "reference", [TAG]: "equivalent" });
     const messages = await delivered();
-    expect(messages.map((m) => [m.kind, m.data.tag, m.data.old, m.data.new])).toEqual([["probe", TAG, "differs", "matches"]]);
-    expect(messages[0].summary).toBe(`The fidelity probe verdict of Chutes (${TAG}) in “Pipeline” changed: differs → matches`);
+    expect(messages.map((m) => [m.kind, m.data.tag, m.data.old, m.data.new])).toEqual([["probe", TAG, "differs", "equivalent"]]);
+    expect(messages[0].summary).toBe(`The fidelity probe verdict of Chutes (${TAG}) in “Pipeline” changed: differs → equivalent`);
     expect(await opened.db.alertEvent.count()).toBe(2);
   }, 120_000);
 });

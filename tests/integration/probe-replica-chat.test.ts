@@ -42,11 +42,20 @@ describe("replica chat completions", () => {
     // $0.60/M input, $3.00/M output.
     const expected = new Decimal("0.0000006").times(data.usage.prompt_tokens).plus("0.000003");
     expect(new Decimal(String(data.usage.cost)).equals(expected)).toBe(true);
-    // The same seed gives the same answer; another seed a slightly different distribution.
+    // The reference's stack is not bit-deterministic (per-call batch noise): a repeated call lists
+    // slightly different logprobs, whatever its seed. The seed decides only what is sampled.
     const again = await ask("moonshotai/int4", { seed: 1 });
-    expect(again.data.choices[0].logprobs).toEqual(data.choices[0].logprobs);
-    const other = await ask("moonshotai/int4", { seed: 2 });
-    expect(other.data.choices[0].logprobs).not.toEqual(data.choices[0].logprobs);
+    const first = Object.fromEntries((content[0].top_logprobs ?? []).map((t) => [t.token, t.logprob]));
+    const second = again.data.choices[0].logprobs?.content?.[0].top_logprobs ?? [];
+    expect(second).toHaveLength(20);
+    const shifts = second.filter((t) => t.token in first).map((t) => Math.abs(t.logprob - first[t.token]));
+    expect(shifts.length).toBeGreaterThanOrEqual(15);
+    expect(Math.max(...shifts)).toBeGreaterThan(0);
+    expect(Math.max(...shifts)).toBeLessThan(0.2);
+    const sample = (seed: number) => ask("moonshotai/int4", { seed, max_tokens: 12, temperature: 1, logprobs: false }).then((r) => r.data.choices[0].message?.content);
+    expect(await sample(5)).toBe(await sample(5));
+    const texts = new Set(await Promise.all([6, 7, 8, 9].map(sample)));
+    expect(texts.size).toBeGreaterThan(1);
   });
 
   it("an endpoint without logprobs support answers logprobs: null; another template counts more prompt tokens", async () => {

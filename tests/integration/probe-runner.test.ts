@@ -7,7 +7,8 @@ import { listPromptSets, uploadPromptSet } from "@/lib/probe/prompt-sets";
 import { claimRun, processRun, type RunnerOptions } from "@/lib/probe/runner";
 import { listChanges } from "@/lib/history/change-log";
 import { probeSpend } from "@/lib/probe/spend";
-import { cancelRun, createProbeRun, getRunResults, getRunView, latestVerdicts, type ProbeInput } from "@/lib/probe/runs";
+import { cancelRun, createProbeRun, getRunResults, getRunView, type ProbeInput } from "@/lib/probe/runs";
+import { latestVerdicts } from "@/lib/queries/probe-verdicts";
 import { seedWatchedModels } from "@/lib/watched-models";
 import { injectFault, resetReplica, startReplica, type Replica } from "@/replica/server";
 import { engines } from "../helpers/db";
@@ -66,26 +67,36 @@ describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
     const reasons = (await getRunResults(opened.db, created.id)).map((r) => `${r.tag}: ${r.reason}`).join("\n");
     expect(await verdictsOf(created.id), reasons).toEqual({
       "moonshotai/int4": "reference",
-      "chutes/int4": "matches",
-      "siliconflow/int4": "matches", // no logprobs: compared by samples
-      "atlas-cloud/int4": "matches",
-      "parasail/int4": "matches",
-      fireworks: "differs", // a perturbed copy of the weights
-      deepinfra: "matches",
+      "chutes/int4": "equivalent", // the release with bf16 activations
+      "siliconflow/int4": "unverifiable", // no logprobs: nothing can bound its divergence
+      "atlas-cloud/int4": "equivalent", // reversed sums, heavy jumps: its own noise cancels
+      "parasail/int4": "equivalent",
+      fireworks: "differs", // the release re-quantized to NVFP4
+      deepinfra: "equivalent",
       together: "prompt-format", // 7 more prompt tokens: another template
       novita: "not-pinned", // some answers came from DeepInfra
-      venice: "differs", // perturbed, compared by samples
+      // Venice serves the release re-quantized to INT4-g128 and lists no logprobs: never certified.
+      venice: "unverifiable",
     });
     const results = await getRunResults(opened.db, created.id);
     const fireworks = results.find((r) => r.tag === "fireworks");
     expect(fireworks).toMatchObject({ method: "logprobs", promptsCompared: 12, promptTokensMatch: true, servedBy: ["Fireworks"] });
-    expect(fireworks?.pValue).toBeLessThan(0.01);
-    expect(fireworks?.statistic).toBeGreaterThan(fireworks?.noiseFloor ?? 1);
-    expect(fireworks?.reason).toMatch(/^differs from reference \(TV 0\.\d{3} vs noise 0\.\d{3}, p (< 0\.001|= 0\.00\d)\)$/);
+    const d = fireworks?.divergence;
+    // NVFP4's true KL is about 0.06 nats/token (bench/lm-variants.md): the whole interval lies above Δ.
+    expect(d?.deltaNats).toBe(1e-3);
+    expect(d?.klNats.low).toBeGreaterThan(1e-3);
+    expect(d?.klNats.estimate).toBeGreaterThan(0.02);
+    expect(d?.klNats.estimate).toBeLessThan(0.2);
+    expect(d?.positions).toBeGreaterThan(12); // many aligned positions per prompt, not one
+    expect(d?.top1Agreement).toBeLessThan(1);
+    expect(fireworks?.sampler).toEqual({ temperature: 0.6, top_p: 0.95, top_k: null, min_p: null, thinking: false });
+    expect(fireworks?.reason).toMatch(/^differs by more than Δ: KL 0\.\d{3} nats\/token, 95% interval \[0\.\d{3}, 0\.\d{3}\], Δ 1\.0e-3; A\/A -?\d\.\de-\d+; 12 prompts, \d+ positions$/);
     const chutes = results.find((r) => r.tag === "chutes/int4");
-    expect(chutes?.reason).toMatch(/would have detected a mean excess TV of/);
+    expect(chutes?.divergence?.klNats.high).toBeLessThan(1e-3);
+    expect(chutes?.divergence?.aaKlNats.high).toBeLessThan(2.5e-4);
     expect(results.find((r) => r.tag === "novita")?.servedBy).toEqual(["DeepInfra", "Novita"]);
     expect(results.find((r) => r.tag === "venice")?.method).toBe("samples");
+    expect(results.find((r) => r.tag === "venice")?.divergence).toBeNull();
     // The run's cost is the exact sum of the answers' costs, and of the results' costs.
     const answers = await opened.db.probeRequest.findMany({ where: { runId: created.id } });
     const sum = answers.reduce((s, a) => s.plus(a.costUsd?.toString() ?? "0"), new Decimal(0));
@@ -136,7 +147,7 @@ describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
     const sentAfterResume = new Set(replica.state.chat.calls.slice(callsBeforeResume).map((c) => `${c.tag}|${c.seed}`));
     expect(sentAfterResume.size).toBeGreaterThan(0);
     for (const answer of storedBefore) expect(sentAfterResume.has(`${answer.tag}|${answer.seed}`), `request ${answer.id}`).toBe(false);
-    expect(await verdictsOf(created.id)).toEqual({ "moonshotai/int4": "reference", "chutes/int4": "matches", fireworks: "differs" });
+    expect(await verdictsOf(created.id)).toEqual({ "moonshotai/int4": "reference", "chutes/int4": "equivalent", fireworks: "differs" });
   }, 120_000);
 
   it("the cost cap stops a run before any request that could pass it, and says so", async () => {
@@ -145,13 +156,18 @@ describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
     // A cap at the estimate passes the check before the run, but the worst cases (every prompt
     // byte a token) cannot all fit under it.
     const created = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4"], maxCostUsd: estimate.estimateUsd });
+    // The replica's answers often end before max_tokens (its end token), so a run can spend well
+    // under its estimate; a cap of a third of the estimate cannot hold the run. The API refuses a
+    // cap under the estimate at creation, so it is set on the stored run.
+    const third = new Decimal(estimate.estimateUsd).div(3).toDecimalPlaces(6).toString();
+    await opened.db.probeRun.update({ where: { id: created.id }, data: { maxCostUsd: third } });
     expect(await work(created.id)).toBe("failed");
     const run = await getRunView(opened.db, created.id);
     expect(run?.error).toMatch(/^Stopped at the cost cap: the next request could cost up to \$0\.\d+, and \$0\.\d+ is spent or in flight of the \$\d+\.\d\d cap$/);
-    expect(new Decimal(run?.costUsd ?? "9").lessThanOrEqualTo(created.maxCostUsd)).toBe(true);
+    expect(new Decimal(run?.costUsd ?? "9").lessThanOrEqualTo(third)).toBe(true);
     expect(run?.progress.done).toBeLessThan(run?.progress.total ?? 0);
     expect(run?.progress.done).toBeGreaterThan(0);
-    expect((await getRunResults(opened.db, created.id)).find((r) => r.tag === "chutes/int4")?.verdict).toBe("inconclusive");
+    expect((await getRunResults(opened.db, created.id)).find((r) => r.tag === "chutes/int4")?.verdict).toBe("cannot tell");
   });
 
   it("cancel stops a running run; what was answered is kept", async () => {
@@ -181,7 +197,7 @@ describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
     // A hang may have been served and charged: its worst case is kept against the cap.
     const run = await opened.db.probeRun.findUniqueOrThrow({ where: { id: created.id } });
     expect(new Decimal(run.uncertainUsd.toString()).greaterThanOrEqualTo(byTag("moonshotai/int4")[0].worstCaseUsd.toString())).toBe(true);
-    expect(await verdictsOf(created.id)).toEqual({ "moonshotai/int4": "reference", "chutes/int4": "matches", fireworks: "differs" });
+    expect(await verdictsOf(created.id)).toEqual({ "moonshotai/int4": "reference", "chutes/int4": "equivalent", fireworks: "differs" });
   }, 120_000);
 
   it("a verdict that changed since the last completed probe goes into the change log; probe spend sums every run", async () => {

@@ -86,7 +86,9 @@ describe("view alert conditions", () => {
     const rows = [row("alpha")];
     const events = run([data(rows), data(rows, [{ tag: "alpha", verdict: "matches" }]), data(rows, [{ tag: "alpha", verdict: "differs" }])]);
     expect(events[1]).toEqual([]);
-    expect(events[2]).toMatchObject([{ kind: "probe", data: { tag: "alpha", old: "matches", new: "differs" } }]);
+    // differs is excluded by default (xdiff), so alpha also leaves the included set and the routing export.
+    expect(events[2].map((e) => e.kind)).toEqual(["included", "routing", "probe"]);
+    expect(events[2][2]).toMatchObject({ kind: "probe", data: { tag: "alpha", old: "matches", new: "differs" } });
   });
 
   it("a probe verdict is remembered across a run that did not probe the endpoint", () => {
@@ -98,7 +100,15 @@ describe("view alert conditions", () => {
       data(rows, [{ tag: "alpha", verdict: "differs" }]),
     ]);
     expect(events.slice(1, 3)).toEqual([[], []]);
-    expect(events[3]).toMatchObject([{ kind: "probe", data: { tag: "alpha", old: "matches", new: "differs" } }]);
+    expect(events[3].filter((e) => e.kind === "probe")).toMatchObject([{ kind: "probe", data: { tag: "alpha", old: "matches", new: "differs" } }]);
+  });
+
+  it("probe alerts follow moves between decisive verdicts: cannot tell flapping is no news, an old matches read as equivalent is no change", () => {
+    const rows = [row("alpha")];
+    const verdicts = ["matches", "equivalent", "cannot tell", "equivalent", "cannot tell", "cannot tell", "differs", "cannot tell", "equivalent"];
+    const events = run([data(rows), ...verdicts.map((verdict) => data(rows, [{ tag: "alpha", verdict }]))]);
+    const probeEvents = events.map((list) => list.filter((e) => e.kind === "probe").map((e) => `${e.data.old} → ${e.data.new}`));
+    expect(probeEvents).toEqual([[], [], [], [], [], [], [], ["equivalent → differs"], [], ["differs → equivalent"]]);
   });
 
   it("conditions turned off say nothing; demo data is marked", () => {

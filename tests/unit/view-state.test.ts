@@ -7,7 +7,7 @@ describe("comparison URL state", () => {
     const { state, ignored } = readComparisonState({});
     expect(ignored).toEqual([]);
     expect(state).toEqual({
-      xq: [], xp: [], ip: [], unk: true, upmin: 0, upw: "30m", st0: false, deg: true, xprobe: false, maxin: null, maxout: null,
+      xq: [], xp: [], ip: [], unk: true, upmin: 0, upw: "30m", st0: false, deg: true, xprobe: false, xdiff: true, xverify: false, maxin: null, maxout: null,
       sort: { column: "outputPricePerM", desc: false }, rsort: "price", hr: "24h", cols: DEFAULT_COLUMNS,
     });
   });

@@ -1,0 +1,189 @@
+import {
+  detectableDivergence,
+  intervalOverPrompts,
+  promptDivergence,
+  pValueAbove,
+  type PositionReading,
+  type PromptDivergence,
+} from "../divergence";
+import { mean, type TopLogprob } from "../statistics";
+import { topLogprobsOf } from "./answers";
+import type { DivergenceEvidence, LogprobsKind, MethodAnswer, ProbeMethodDefinition } from "./types";
+
+// Next-token distributions at many aligned positions. Each side answers every prompt several times
+// (the reference 2 + 2, early and late, the endpoint 2) with up to 16 tokens on the greedy path
+// (temperature 0; the rest of the model's sampler and its thinking mode are sent as well) and the
+// top 20 logprobs at every position. A position is compared while every replicate of both sides
+// has produced the same tokens before it, so both read the model at the same prefix. The
+// divergence between the sides' expected distributions (lib/probe/divergence.ts) is averaged over a
+// prompt's positions, and its 95% interval comes from the prompts. The reference's early
+// replicates against its late ones, by the same statistic, is the run's A/A.
+
+export const REFERENCE_PER_ROLE = 2;
+export const ENDPOINT_REPLICATES = 2;
+export const PATH_TOKENS = 16;
+
+interface Replicate {
+  tokens: string[];
+  tops: TopLogprob[][];
+  answeredAt: number;
+  order: number;
+  cachedTokens: number;
+}
+
+function replicateOf(a: MethodAnswer, order: number): Replicate | null {
+  const tokens: string[] = [];
+  const tops: TopLogprob[][] = [];
+  if (Array.isArray(a.tokens)) {
+    for (const t of a.tokens) {
+      if (typeof t !== "object" || t === null) break;
+      const { token, top } = t as { token?: unknown; top?: unknown };
+      const list = topLogprobsOf(top);
+      if (typeof token !== "string" || !list) break;
+      tokens.push(token);
+      tops.push(list);
+    }
+  }
+  // Answers stored before every position's top logprobs were kept: the first position only.
+  if (tops.length === 0) {
+    const first = topLogprobsOf(a.topLogprobs);
+    if (!first) return null;
+    tops.push(first);
+    const chosen = Array.isArray(a.tokens) ? (a.tokens[0] as { token?: unknown } | undefined)?.token : undefined;
+    tokens.push(typeof chosen === "string" ? chosen : "");
+  }
+  return { tokens, tops, answeredAt: a.answeredAt?.getTime() ?? Number.POSITIVE_INFINITY, order, cachedTokens: a.cachedTokens ?? 0 };
+}
+
+/** Positions 0..L−1 where every replicate has produced the same tokens before the position. */
+export function alignedPositions(replicates: Array<{ tokens: string[]; tops: unknown[] }>): number {
+  if (replicates.length === 0) return 0;
+  const length = Math.min(...replicates.map((r) => r.tops.length));
+  let aligned = 0;
+  while (aligned < length) {
+    aligned++;
+    if (aligned >= length) break;
+    const t = replicates[0].tokens[aligned - 1];
+    if (!replicates.every((r) => r.tokens[aligned - 1] === t)) break;
+  }
+  return aligned;
+}
+
+function compareReplicates(reference: Replicate[], endpoint: Replicate[]): PromptDivergence | null {
+  if (reference.length < 2 || endpoint.length < 2) return null;
+  const positions = alignedPositions([...reference, ...endpoint]);
+  const readings: PositionReading[] = [];
+  for (let j = 0; j < positions; j++) readings.push({ reference: reference.map((r) => r.tops[j]), endpoint: endpoint.map((r) => r.tops[j]) });
+  return promptDivergence(readings);
+}
+
+/**
+ * Raw or processed: a listed mass of 1 with fewer tokens than asked for (renormalised over a top-k
+ * or top-p), or a top token at probability 1 when others are listed (temperature 0 applied), at
+ * most positions.
+ */
+export function logprobsKind(replicates: Replicate[], asked: number): LogprobsKind {
+  let processed = 0;
+  let seen = 0;
+  for (const r of replicates) {
+    for (const top of r.tops) {
+      seen++;
+      const mass = top.reduce((s, t) => s + Math.exp(Math.min(0, t.logprob)), 0);
+      // Fewer tokens than asked whose mass is 1: renormalised after top-k / top-p, or one token at
+      // probability 1 (temperature 0 applied). A raw list of the model's tokens keeps some mass unlisted.
+      const renormalised = top.length < asked && Math.abs(mass - 1) < 1e-4;
+      const tempered = top.length > 1 && top[0].logprob === 0;
+      if (renormalised || tempered) processed++;
+    }
+  }
+  if (seen === 0) return "unknown";
+  return processed > seen / 2 ? "processed" : "raw";
+}
+
+function byPrompt(answers: MethodAnswer[]): Map<number, Replicate[]> {
+  const out = new Map<number, Replicate[]>();
+  answers.forEach((a, i) => {
+    const r = replicateOf(a, i);
+    if (!r) return;
+    out.set(a.promptIndex, [...(out.get(a.promptIndex) ?? []), r]);
+  });
+  return out;
+}
+
+/** The reference's replicates of a prompt, earliest answer first (ties by plan order). */
+function chronological(replicates: Replicate[]): Replicate[] {
+  return [...replicates].sort((a, b) => a.answeredAt - b.answeredAt || a.order - b.order);
+}
+
+export function compareLogprobs(reference: MethodAnswer[], endpoint: MethodAnswer[], deltaNats: number, topLogprobs = 20): DivergenceEvidence | null {
+  const refByPrompt = byPrompt(reference);
+  const endByPrompt = byPrompt(endpoint);
+  const kl: number[] = [];
+  const tv: number[] = [];
+  const top1: number[] = [];
+  const aa: number[] = [];
+  const aaTv: number[] = [];
+  let positions = 0;
+  let cachedTokens = 0;
+  for (const [i, mine] of endByPrompt) {
+    const ref = refByPrompt.get(i);
+    if (!ref) continue;
+    const d = compareReplicates(ref, mine);
+    if (!d) continue;
+    kl.push(d.kl);
+    tv.push(d.tv);
+    top1.push(d.top1Agreement);
+    positions += d.positions;
+    cachedTokens += mine.reduce((s, r) => s + r.cachedTokens, 0);
+  }
+  for (const ref of refByPrompt.values()) {
+    const ordered = chronological(ref);
+    const half = Math.floor(ordered.length / 2);
+    const d = compareReplicates(ordered.slice(0, half), ordered.slice(half, 2 * half));
+    if (!d) continue;
+    aa.push(d.kl);
+    aaTv.push(d.tv);
+  }
+  if (kl.length === 0) return null;
+  const klInterval = intervalOverPrompts(kl);
+  const aaInterval = intervalOverPrompts(aa);
+  const { n, se, ...klNats } = klInterval;
+  return {
+    deltaNats,
+    klNats,
+    tv: pick(intervalOverPrompts(tv)),
+    aaKlNats: pick(aaInterval),
+    aaTv: mean(aaTv),
+    referenceUnstable: aaInterval.low > deltaNats / 4,
+    detectableNats: detectableDivergence(deltaNats, { n, se }),
+    pValueAboveDelta: pValueAbove(kl, deltaNats),
+    pValueAboveZero: pValueAbove(kl, 0),
+    top1Agreement: mean(top1),
+    positions,
+    prompts: kl.length,
+    logprobs: { reference: logprobsKind([...refByPrompt.values()].flat(), topLogprobs), endpoint: logprobsKind([...endByPrompt.values()].flat(), topLogprobs) },
+    cachedTokens,
+  };
+}
+
+const pick = ({ estimate, low, high }: { estimate: number; low: number; high: number }) => ({ estimate, low, high });
+
+export const logprobsMethod: ProbeMethodDefinition<"logprobs"> = {
+  name: "logprobs",
+  title: "Next-token distributions at aligned positions",
+  applies: (reference, endpoint) => reference.supportsLogprobs && endpoint.supportsLogprobs,
+  plan: () => ({ perPrompt: ENDPOINT_REPLICATES, referencePerRole: REFERENCE_PER_ROLE, maxTokens: PATH_TOKENS }),
+  body: ({ topLogprobs, sampler }) => ({
+    temperature: 0,
+    top_p: sampler.top_p,
+    ...(sampler.top_k !== null ? { top_k: sampler.top_k } : {}),
+    ...(sampler.min_p !== null ? { min_p: sampler.min_p } : {}),
+    logprobs: true,
+    top_logprobs: topLogprobs,
+  }),
+  compare({ deltaNats, reference, endpoint }) {
+    const divergence = compareLogprobs(reference, endpoint, deltaNats);
+    if (!divergence) return null;
+    return { method: "logprobs", promptsCompared: divergence.prompts, divergence };
+  },
+};

@@ -1,0 +1,102 @@
+import type { ChatRequest } from "../../openrouter/chat-schemas";
+import type { Interval } from "../divergence";
+import type { SamplerSettings } from "../settings";
+
+// What every comparison method of the fidelity probe provides. One module per method under
+// lib/probe/methods/; the list in ./index.ts is the only place that names them all, so a new
+// method is one new file and one line there.
+
+export interface MethodEndpoint {
+  tag: string;
+  supportsLogprobs: boolean;
+}
+
+/** One stored answer as the methods read it (a row of ProbeRequest, already filtered to valid ones). */
+export interface MethodAnswer {
+  role: string;
+  promptIndex: number;
+  sample: number;
+  text: string | null;
+  /** The generated tokens: [{token, logprob, top?: [{token, logprob}]}] (top at every position since this version). */
+  tokens: unknown;
+  /** The first position's top logprobs (all that runs before this version kept). */
+  topLogprobs: unknown;
+  answeredAt: Date | null;
+  cachedTokens: number | null;
+}
+
+export interface PlanShape {
+  /** Requests per prompt for each probed endpoint. */
+  perPrompt: number;
+  /** Requests per prompt for the reference in each of its two roles (reference, reference-repeat). */
+  referencePerRole: number;
+  maxTokens: number;
+}
+
+/** How a side's logprobs look: raw (the model's), processed (after temperature / top-p / renormalising), or unknown. */
+export type LogprobsKind = "raw" | "processed" | "unknown";
+
+/**
+ * The result shape of an equivalence method: the divergence between the two sides' expected
+ * next-token distributions, in nats per token (KL) and TV, with 95% intervals over prompts.
+ */
+export interface DivergenceEvidence {
+  deltaNats: number;
+  /** Mean per-token KL(reference ‖ endpoint), bias-corrected, with its 95% t-interval over prompts. */
+  klNats: Interval;
+  /** Mean TV between the expected distributions (plug-in), with its 95% interval. */
+  tv: Interval;
+  /** The reference's early replicates against its late ones by the same statistic (A/A). */
+  aaKlNats: Interval;
+  aaTv: number;
+  /** The A/A's lower bound is above Δ/4: the reference moved during the run. */
+  referenceUnstable: boolean;
+  /** The smallest true KL this run calls `differs` with 80% power. */
+  detectableNats: number;
+  /** One-sided p-value of H0 "KL ≤ Δ" (t-test over prompts). */
+  pValueAboveDelta: number;
+  /** One-sided p-value of H0 "KL ≤ 0" (its null calibration is what the tests check). */
+  pValueAboveZero: number;
+  top1Agreement: number;
+  positions: number;
+  prompts: number;
+  logprobs: { reference: LogprobsKind; endpoint: LogprobsKind };
+  /** Prompt tokens the endpoint reported as served from its cache, over the compared answers. */
+  cachedTokens: number;
+}
+
+export interface MethodTest {
+  method: string;
+  promptsCompared: number;
+  /** Present when the method measured the divergence; absent means it cannot (unverifiable). */
+  divergence: DivergenceEvidence | null;
+  /** What the method found when it cannot measure the divergence (shown in the reason). */
+  note?: string;
+}
+
+export interface CompareInput {
+  runId: number;
+  deltaNats: number;
+  /** The reference's answers for this method, both roles. */
+  reference: MethodAnswer[];
+  endpoint: MethodAnswer[];
+}
+
+export interface BodySettings {
+  topLogprobs: number;
+  sampler: SamplerSettings;
+}
+
+export type MethodBody = Pick<ChatRequest, "temperature"> & Partial<Pick<ChatRequest, "logprobs" | "top_logprobs" | "top_p" | "top_k" | "min_p">>;
+
+export interface ProbeMethodDefinition<Name extends string = string> {
+  name: Name;
+  /** Plain words for the page and the README. */
+  title: string;
+  /** Whether this method can compare the endpoint with the reference (the first that can is used). */
+  applies(reference: MethodEndpoint, endpoint: MethodEndpoint): boolean;
+  plan(settings: { samplesPerPrompt: number; sampleMaxTokens: number }): PlanShape;
+  /** The fields of the chat request this method sets. */
+  body(settings: BodySettings): MethodBody;
+  compare(input: CompareInput): MethodTest | null;
+}
