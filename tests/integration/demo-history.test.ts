@@ -107,7 +107,8 @@ describe.each(engines)("demo history on $name PostgreSQL", (engine) => {
       "siliconflow/int4": "matches",
       "nebius/fp8": "matches",
       fireworks: "differs",
-      venice: "differs",
+      // Venice serves INT4-g128 without logprobs: today's samples path misses it (issue 19's false match).
+      venice: "matches",
       together: "prompt-format",
       novita: "not-pinned",
     });
