@@ -232,7 +232,7 @@ export function completeChat(state: ChatState, body: unknown, nowMs: number, fin
   const open = state.batches[batchKey];
   const coBatched = nondeterminism.coBatchWindowMs > 0 && open !== undefined && nowMs - open.startMs <= nondeterminism.coBatchWindowMs;
   const draw = coBatched ? open.draw : drawNoise(nondeterminism, seededRandom(hashString(`${servedTag}|${requestKey}|noise|${call}`)));
-  if (!coBatched) state.batches[batchKey] = { startMs: nowMs, draw };
+  if (!coBatched && nondeterminism.coBatchWindowMs > 0) state.batches[batchKey] = { startMs: nowMs, draw };
   const sampling = seededRandom(hashString(`${servedTag}|${promptHash}|${drawKey}`));
 
   // Kimi K2.5 thinks before answering unless asked not to; its thinking uses the token budget first.

@@ -1,7 +1,7 @@
 import type { Patch } from "./server";
 import { endpointJson } from "./server";
 import { kimiK25, type ModelSeed, type ProviderSeed } from "./data/kimi-k2.5";
-import { seededRandom } from "./seeded-random";
+import { seededRandom } from "../lib/probe/random";
 
 // The demo's scripted month: what the replica's Kimi K2.5 looked like at any moment of the 30
 // days before the demo started. Pure and seeded, so every demo (and every test) generates the

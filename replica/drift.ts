@@ -1,5 +1,5 @@
 import Decimal from "decimal.js";
-import { seededRandom } from "./seeded-random";
+import { seededRandom } from "../lib/probe/random";
 
 // Drift: in the demo, the replica keeps changing a little, so that every poll brings something
 // new, as OpenRouter does. Off unless asked for (startReplica's `drift` option, or

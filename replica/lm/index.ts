@@ -35,10 +35,18 @@
 // The replica's chat completions (replica/chat.ts; the HTTP handler in replica/server.ts wraps it)
 //   freshChatState() → ChatState;  completeChat(state, body, nowMs, findModel?) → {status, json}
 //   body: OpenRouter's chat request (model, messages, max_tokens, temperature, top_p, top_k, min_p,
-//   presence_penalty, frequency_penalty, seed, logprobs, top_logprobs, provider.only, reasoning).
-//   findModel defaults to the recorded models (replica/data) without patches.
-//   CHAT_BEHAVIOURS: per endpoint tag, its LmVariant, logprobs (none | raw | processed), prefill
-//   (continue | new-turn | reject), extra template tokens, fallback, prompt-cache window.
+//   presence_penalty, frequency_penalty, seed, logprobs, top_logprobs, provider.only, reasoning);
+//   json: OpenRouter's answer (choices[0].logprobs.content[] with top_logprobs at every generated
+//   position; usage with prompt_tokens_details.cached_tokens and cost) or {error: {code, message}}.
+//   nowMs decides co-batching (identical requests within an endpoint's window share a noise draw)
+//   and prompt-cache hits; pass a simulated clock. findModel defaults to the recorded models
+//   (replica/data) without patches.
+//   CHAT_BEHAVIOURS: per endpoint tag, its LmVariant, logprobs (boolean) and logprobsKind
+//   (raw | processed), prefill (continue | new-turn | reject), extraTemplateTokens, cacheTtlMs,
+//   fallback. chatBehaviour(tag, state.overrides) is what an endpoint does now; set
+//   state.overrides[tag] = Partial<ChatBehaviour> to change one in a simulation, or
+//   requantize(state, tag, format | null) (HTTP: POST /__replica/requantize {tag, format}).
+//   state.calls[] records {tag, servedBy, promptHash, seed, atMs, coBatched} per answered call.
 
 export * from "./types";
 export { VOCAB_SIZE, SPECIAL, tokenText, encodeText, renderChat } from "./vocab";
@@ -48,4 +56,4 @@ export { quantizeMatrix, quantizeInt4, quantizeFp8PerChannel, quantizeW8, quanti
 export { BATCH_NOISE, BENCH_VARIANTS, CO_BATCHED, HEAVY_JUMPS, NO_NOISE, REFERENCE, cleanLogits, drawNoise, networkFor, servedLogits, variant, type NoiseDraw } from "./variants";
 export { KIMI_K25_SAMPLER, PLAIN_SAMPLER, logSoftmax, processedLogprobs, sampleFrom } from "./sampler";
 export { trueKl, evaluationPositions, type TrueDivergence, type TrueKlOptions } from "./divergence";
-export { CHAT_BEHAVIOURS, completeChat, freshChatState, recordedModel, type ChatBehaviour, type ChatModel, type ChatState } from "../chat";
+export { CHAT_BEHAVIOURS, chatBehaviour, completeChat, freshChatState, recordedModel, requantize, type ChatAnswer, type ChatBehaviour, type ChatCall, type ChatModel, type ChatState } from "../chat";
