@@ -219,13 +219,9 @@ function RunPanel({ run, onCancel, cancelling }: { run: RunWithResults; onCancel
             <tr>
               <th className="py-1 pr-3">Endpoint</th>
               <th className="py-1 pr-3">Method</th>
-              <th className="py-1 pr-3">Requests</th>
+              <th className="py-1 pr-3">Requests · cost</th>
               <th className="py-1 pr-3">Verdict</th>
-              <th className="py-1 pr-3">KL nats/token (95%)</th>
-              <th className="py-1 pr-3">A/A · Δ · detectable</th>
-              <th className="py-1 pr-3">TV · top-1</th>
-              <th className="py-1 pr-3">Positions / prompts</th>
-              <th className="py-1 pr-3">Cost</th>
+              <th className="py-1 pr-3">Divergence from the reference</th>
               <th className="py-1">Why</th>
             </tr>
           </thead>
@@ -239,11 +235,11 @@ function RunPanel({ run, onCancel, cancelling }: { run: RunWithResults; onCancel
                   <td className="py-1.5 pr-3 whitespace-nowrap">
                     {e.done} / {e.total}
                     {e.errors > 0 && <span className="text-red-700"> ({e.errors} failed)</span>}
+                    {r && <span className="block font-mono text-xs text-slate-600">${r.costUsd}</span>}
                   </td>
                   <td className="py-1.5 pr-3">{r ? <VerdictBadge verdict={r.verdict} /> : <span className="text-slate-500">{active ? "measuring…" : "—"}</span>}</td>
                   <DivergenceCells result={r ?? null} />
-                  <td className="py-1.5 pr-3 font-mono text-xs">{r ? `$${r.costUsd}` : ""}</td>
-                  <td className="py-1.5 text-slate-700">
+                  <td className="min-w-[16rem] py-1.5 text-slate-700">
                     {r?.reason ?? ""}
                     {r && r.servedBy.length > 1 ? ` · served by ${r.servedBy.join(", ")}` : ""}
                     {r?.sampler && <span className="block text-xs text-slate-500">sent: {describeSampler(r.sampler)}</span>}
@@ -263,33 +259,33 @@ function num(value: number | null | undefined): string {
   return Math.abs(value) >= 0.001 || value === 0 ? value.toFixed(3) : value.toExponential(1);
 }
 
-/** The divergence columns: the interval, the A/A beside Δ and the detectable divergence, TV and top-1, positions; old runs show their old numbers. */
+/**
+ * The divergence, in one cell of three lines so the reason keeps room beside it: KL with its 95%
+ * interval; the A/A value beside Δ and the smallest divergence the run would detect; TV with its
+ * A/A, top-1 agreement, and positions over prompts. Old runs show their old numbers.
+ */
 function DivergenceCells({ result }: { result: ResultView | null }) {
   const d = result?.divergence;
   if (!result || !d) {
     const legacy = result && result.statistic !== null ? `old probe: ${num(result.statistic)} vs noise ${num(result.noiseFloor)}` : "";
-    return (
-      <>
-        <td className="py-1.5 pr-3 font-mono text-xs text-slate-500" colSpan={3}>{legacy}</td>
-        <td className="py-1.5 pr-3 font-mono text-xs">{result && result.promptsCompared > 0 ? `— / ${result.promptsCompared}` : ""}</td>
-      </>
-    );
+    const compared = result && result.promptsCompared > 0 ? ` · ${result.promptsCompared} prompts` : "";
+    return <td className="py-1.5 pr-3 font-mono text-xs text-slate-500">{legacy}{compared}</td>;
   }
   return (
-    <>
-      <td className="py-1.5 pr-3 whitespace-nowrap font-mono text-xs" data-testid="probe-kl">
-        {num(d.klNats.estimate)} [{num(d.klNats.low)}, {num(d.klNats.high)}]
-      </td>
-      <td className="py-1.5 pr-3 whitespace-nowrap font-mono text-xs">
+    <td className="py-1.5 pr-3 whitespace-nowrap font-mono text-xs leading-5">
+      <span className="block">
+        KL <span data-testid="probe-kl">{num(d.klNats.estimate)} [{num(d.klNats.low)}, {num(d.klNats.high)}]</span> nats/token
+      </span>
+      <span className="block text-slate-600">
         A/A {num(d.aaKlNats.estimate)} · Δ {num(d.deltaNats)} · detects ≥ {num(d.detectableNats)}
-      </td>
-      <td className="py-1.5 pr-3 whitespace-nowrap font-mono text-xs">
-        {num(d.tv.estimate)} (A/A {num(d.aaTv)}) · {Number.isFinite(d.top1Agreement) ? `${(100 * d.top1Agreement).toFixed(1)}%` : "—"}
-      </td>
-      <td className="py-1.5 pr-3 whitespace-nowrap font-mono text-xs">
-        {d.positions} / {result.promptsCompared}
-        {d.logprobs.endpoint !== "raw" && <span className="block text-slate-500">logprobs {d.logprobs.endpoint}</span>}
-      </td>
-    </>
+      </span>
+      <span className="block text-slate-600">
+        TV {num(d.tv.estimate)} (A/A {num(d.aaTv)}) · top-1 {Number.isFinite(d.top1Agreement) ? `${(100 * d.top1Agreement).toFixed(1)}%` : "—"}
+      </span>
+      <span className="block text-slate-600">
+        {d.positions} positions / {result.promptsCompared} prompts
+      </span>
+      {d.logprobs.endpoint !== "raw" && <span className="block text-slate-500">logprobs {d.logprobs.endpoint}</span>}
+    </td>
   );
 }
