@@ -52,6 +52,8 @@ const env = {
   // key: the demo talks only to the replica, so its key controls may stay open without BASIC_AUTH.
   OPENROUTER_MANAGEMENT_KEY: "sk-or-v1-mgmt-demo-for-the-local-replica",
   ALLOW_KEY_CHANGES_WITHOUT_AUTH: "true",
+  // A webhook receiver on this machine can be tried from /alerts (which says so); the demo only.
+  ALLOW_PRIVATE_WEBHOOKS: "true",
   EMBEDDED_DB_DIR: dbDir,
   DATABASE_URL: "",
   POLL_INTERVAL_SECONDS: process.env.POLL_INTERVAL_SECONDS ?? "300",

@@ -80,12 +80,16 @@ test.describe("alerts: events", () => {
 
     // Read: the count goes.
     await page.goto("/notifications");
+    await expect(page.getByRole("note", { name: "Demo data" })).toBeVisible(); // the replica's data, as on every page
     await page.getByRole("button", { name: "Mark all read" }).click();
     await expect(page.getByTestId("unread-summary")).toHaveText("Everything is read.");
     await expect(page.getByTestId("unread-count")).toHaveCount(0);
 
     // The alerts page lists what is watched: this view, on, with its conditions.
     await page.goto("/alerts");
+    await expect(page.getByRole("note", { name: "Demo data" })).toBeVisible();
+    // The test server, like the demo, lets webhooks reach this machine, and the page says so.
+    await expect(page.getByRole("note", { name: "Private webhook addresses allowed" })).toContainText("ALLOW_PRIVATE_WEBHOOKS=true, which npm run demo sets");
     const watched = page.getByRole("list", { name: "Saved views and their alerts" }).getByRole("listitem").filter({ hasText: "Alerts walk-through" });
     await expect(watched).toContainText("On: included set, routing export, endpoint changes, uptime, probe verdicts");
     await screenshot(page, "alerts-watched");

@@ -69,9 +69,12 @@ test.describe("foundation: polls stored and shown", () => {
     await expect(page.getByRole("status")).toContainText("Polled 1 model");
   });
 
-  test("an unknown model answers a clear not-found page", async ({ page }) => {
+  test("an unknown model answers a clear not-found page", async ({ page, request }) => {
+    await poll(request); // a snapshot from the replica exists, whatever ran before
     const response = await page.goto("/models/nobody/nothing");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+    // The server shows the replica's data: the not-found page says so like every other page.
+    await expect(page.getByRole("note", { name: "Demo data" })).toBeVisible();
   });
 });
