@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { startReplica, type Replica } from "../replica/server";
 import { freePort } from "../tests/helpers/ports";
 import { formatMemoryReport, MemorySampler, processMemoryMb } from "./load-memory";
+import { serverNodeOptions } from "./start-options";
 
 // `npm run load`: N concurrent viewers over a model's page and its APIs for a while, with poll
 // cycles running underneath, then throughput, latency percentiles and errors. Without --url it
@@ -155,6 +156,7 @@ async function spawnServer(replica: Replica, dataDir: string): Promise<{ url: st
       BASIC_AUTH: "",
       CRON_SECRET: "",
       NEXT_TELEMETRY_DISABLED: "1",
+      NODE_OPTIONS: serverNodeOptions(),
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
