@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { serverNodeOptions } from "@/scripts/start-options";
 import { formatMemoryReport, MemorySampler, processMemoryMb, summarizeMemory, type MemorySample } from "@/scripts/load-memory";
 
 // `npm run load`'s memory report: it reads a real process's memory, keeps its samples and the
@@ -46,5 +48,12 @@ describe("the load tool's memory samples", () => {
     expect(report).toContain("peak 480 MB");
     expect(report).toContain("310 MB after the warm-up, 360 MB at the end");
     expect(report).toContain("mean 315 MB in the first third, 355 MB in the last (+12.7%)");
+  });
+
+  it("starts the server with npm start's heap limits, and any NODE_OPTIONS already set after them", () => {
+    const start = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts.start;
+    expect(start).toContain("--max-old-space-size=192 --max-semi-space-size=8");
+    expect(serverNodeOptions({})).toBe("--max-old-space-size=192 --max-semi-space-size=8");
+    expect(serverNodeOptions({ NODE_OPTIONS: "--max-old-space-size=512" })).toBe("--max-old-space-size=192 --max-semi-space-size=8 --max-old-space-size=512");
   });
 });
