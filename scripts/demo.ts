@@ -5,6 +5,7 @@ import { generateDemoHistory, hasDemoModelPolls } from "../replica/demo-history"
 import { hasDemoProbe, runDemoProbe } from "../replica/demo-probe";
 import { demoPatches } from "../replica/demo-scenario";
 import { startReplica } from "../replica/server";
+import { serverNodeOptions } from "./start-options";
 
 // `npm run demo`: the local OpenRouter replica plus the dashboard pointed at it, on an embedded
 // database of its own (./data/demo) so demo data never mixes with real polls. The page labels
@@ -58,6 +59,7 @@ const env = {
   DATABASE_URL: "",
   POLL_INTERVAL_SECONDS: process.env.POLL_INTERVAL_SECONDS ?? "300",
   NEXT_TELEMETRY_DISABLED: "1",
+  NODE_OPTIONS: serverNodeOptions(), // the heap limits npm start gives the server
 };
 
 function run(args: string[]): Promise<number> {

@@ -5,6 +5,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { startReplica, type Replica } from "../replica/server";
 import { freePort } from "../tests/helpers/ports";
+import { formatMemoryReport, MemorySampler, processMemoryMb } from "./load-memory";
+import { serverNodeOptions } from "./start-options";
 
 // `npm run load`: N concurrent viewers over a model's page and its APIs for a while, with poll
 // cycles running underneath, then throughput, latency percentiles and errors. Without --url it
@@ -15,7 +17,8 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 
 const HELP = `usage: npm run load -- [--viewers 50] [--duration 30] [--poll-every 10] [--model moonshotai/kimi-k2.5]
                      [--think-ms 0] [--url http://127.0.0.1:3000 | --database-url postgresql://...@127.0.0.1/db [--instances 2]]
-                     [--cron-secret S] [--basic user:password]
+                     [--cron-secret S] [--basic user:password] [--sample-every 2]
+  --sample-every  seconds between samples of the server's resident memory (from its start)
   --think-ms      mean pause of each viewer between requests, jittered (0: a closed loop, as fast as answers come)
   --database-url  the server this script starts uses this PostgreSQL server instead of an embedded one
   --instances     with --database-url: start this many servers on it and spread the viewers over them
@@ -34,6 +37,7 @@ const { values } = parseArgs({
     instances: { type: "string", default: "1" },
     "cron-secret": { type: "string" },
     basic: { type: "string" },
+    "sample-every": { type: "string", default: "2" },
     help: { type: "boolean", default: false },
   },
 });
@@ -46,6 +50,7 @@ const durationS = positiveInt(values.duration, "duration");
 const pollEveryS = positiveInt(values["poll-every"], "poll-every");
 const model = values.model;
 const instances = positiveInt(values.instances, "instances");
+const sampleEveryS = positiveInt(values["sample-every"], "sample-every");
 if (instances > 1 && !values["database-url"]) {
   console.error(`--instances above 1 needs --database-url: the embedded database belongs to one process\n${HELP}`);
   process.exit(2);
@@ -76,21 +81,8 @@ interface Target {
   stop(): Promise<void>;
   /** CPU time (ms) the server process has used so far, when it is ours and /proc can tell. */
   cpuMs?(): number | null;
-  /** Resident memory of the server processes now and at their peak, in MB, when /proc can tell. */
-  memoryMb?(): { rss: number; peak: number } | null;
-}
-
-/** VmRSS and VmHWM (the peak) of a process from /proc (Linux), in MB. */
-function processMemoryMb(pid: number | undefined): { rss: number; peak: number } | null {
-  if (!pid) return null;
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
-    const memory = { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
-    return Number.isFinite(memory.rss) && Number.isFinite(memory.peak) ? memory : null;
-  } catch {
-    return null;
-  }
+  /** Resident memory of the server processes, sampled from their start, when /proc can tell. */
+  memory?: MemorySampler;
 }
 
 /** utime + stime of a process from /proc (Linux), in milliseconds. */
@@ -113,18 +105,25 @@ async function ownServers(count: number): Promise<Target> {
   const replica = await startReplica();
   const dataDir = mkdtempSync(path.join(tmpdir(), "routeboard-load-"));
   const servers: Array<{ url: string; child: ChildProcess }> = [];
-  for (let i = 0; i < count; i++) servers.push(await startServer(replica, dataDir));
+  const summed = () => {
+    const each = servers.map((s) => processMemoryMb(s.child.pid));
+    if (each.length === 0 || each.some((m) => m === null)) return null;
+    return { rss: each.reduce((a, m) => a + m!.rss, 0), peak: each.reduce((a, m) => a + m!.peak, 0) };
+  };
+  let memory: MemorySampler | undefined;
+  for (let i = 0; i < count; i++) {
+    const server = await spawnServer(replica, dataDir);
+    servers.push(server);
+    memory ??= new MemorySampler(summed, sampleEveryS * 1000); // from the start: the database's creation counts
+    await serverReady(server);
+  }
   const database = values["database-url"] ? "PostgreSQL server" : `embedded database in ${dataDir}`;
   console.log(
     `[load] started ${count === 1 ? "the production build" : `${count} instances of the production build`} at ${servers.map((s) => s.url).join(", ")} (replica ${replica.baseUrl}, ${database})`,
   );
   return {
     urls: servers.map((s) => s.url),
-    memoryMb: () => {
-      const each = servers.map((s) => processMemoryMb(s.child.pid));
-      if (each.some((m) => m === null)) return null;
-      return { rss: each.reduce((a, m) => a + m!.rss, 0), peak: each.reduce((a, m) => a + m!.peak, 0) };
-    },
+    memory,
     cpuMs: () => {
       const each = servers.map((s) => processCpuMs(s.child.pid));
       return each.every((ms) => ms !== null) ? each.reduce((a, b) => a + (b ?? 0), 0) : null;
@@ -143,7 +142,7 @@ async function ownServers(count: number): Promise<Target> {
   };
 }
 
-async function startServer(replica: Replica, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+async function spawnServer(replica: Replica, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     env: {
@@ -157,16 +156,19 @@ async function startServer(replica: Replica, dataDir: string): Promise<{ url: st
       BASIC_AUTH: "",
       CRON_SECRET: "",
       NEXT_TELEMETRY_DISABLED: "1",
+      NODE_OPTIONS: serverNodeOptions(),
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  const url = `http://127.0.0.1:${port}`;
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+async function serverReady({ url, child }: { url: string; child: ChildProcess }): Promise<void> {
   const deadline = Date.now() + 90_000;
   while (!(await fetch(`${url}/api/health`).then((r) => r.ok, () => false))) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error("The server did not start");
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { url, child };
 }
 
 const headers: Record<string, string> = {};
@@ -234,6 +236,7 @@ const pollUrl = `${target.urls[0]}/api/poll`;
 
 // One poll first, so the pages have a snapshot to show; then every route once on every instance,
 // so the figures are of servers in service, not of their first requests loading code.
+if (target.memory) target.memory.phase = "warm-up";
 await timed("warm-up", pollUrl, { method: "POST", headers: pollHeaders });
 for (const base of target.urls) for (const [, route] of routes) await timed("warm-up", base + route);
 stats.delete("warm-up");
@@ -242,7 +245,10 @@ console.log(
   `[load] ${viewers} viewers (think time ${thinkMs} ms) for ${durationS} s over ${model}, a poll cycle every ${pollEveryS} s`,
 );
 const cpuBefore = target.cpuMs?.() ?? null;
-const memoryBefore = target.memoryMb?.() ?? null;
+if (target.memory) {
+  target.memory.phase = "load";
+  target.memory.sample(); // the after-warm-up figure
+}
 const ownCpuBefore = process.cpuUsage();
 const started = performance.now();
 const endAt = started + durationS * 1000;
@@ -271,7 +277,8 @@ const viewer = async (index: number) => {
 await Promise.all([poller, ...Array.from({ length: viewers }, (_, i) => viewer(i))]);
 const elapsedS = (performance.now() - started) / 1000;
 const cpuAfter = target.cpuMs?.() ?? null;
-const memory = target.memoryMb?.() ?? null;
+target.memory?.sample(); // the end figure
+target.memory?.stop();
 const ownCpu = process.cpuUsage(ownCpuBefore);
 await target.stop();
 
@@ -312,10 +319,8 @@ if (cpuBefore !== null && cpuAfter !== null && all.length) {
       `${(cpu / all.length).toFixed(1)} ms per viewer request (polls included): about ${Math.floor(all.length / (cpu / 1000))} req/s on a core of its own`,
   );
 }
-if (memory && memoryBefore) {
-  console.log(
-    `[load] server memory: ${memoryBefore.rss.toFixed(0)} MB resident after the warm-up, ${memory.rss.toFixed(0)} MB at the end, ${memory.peak.toFixed(0)} MB at the peak`,
-  );
+if (target.memory?.samples.length) {
+  console.log(`\n[load] server memory (resident, every ${sampleEveryS} s from the server's start):\n${formatMemoryReport(target.memory.samples, target.memory.peak)}`);
 }
 {
   // The generator shares the machine with the server: what it uses is taken from the server.

@@ -6,6 +6,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "./generated/client";
 import { lockEmbeddedDir } from "./embedded-lock";
+import { EMBEDDED_START_PARAMS, prepareEmbeddedDir } from "./embedded-template";
 import { migrate, readMigrations, type Migration, type SqlConnection } from "./migrate";
 
 // Opens the database Routeboard runs on: a PostgreSQL server when a URL is given, otherwise an
@@ -39,12 +40,15 @@ export async function openDatabase(target: DbTarget): Promise<OpenedDb> {
     const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: target.databaseUrl }) });
     return { db, engine: "postgres", close: () => db.$disconnect() };
   }
-  if (target.embeddedDir === "memory://") return openPglite(await PGlite.create(), migrations, async () => undefined);
+  if (target.embeddedDir === "memory://") {
+    return openPglite(await PGlite.create({ startParams: EMBEDDED_START_PARAMS }), migrations, async () => undefined);
+  }
   const dir = path.resolve(target.embeddedDir);
   await mkdir(dir, { recursive: true });
   const unlock = await lockEmbeddedDir(dir); // before PGlite touches the folder
   try {
-    return await openPglite(await PGlite.create(dir), migrations, unlock);
+    await prepareEmbeddedDir(dir); // a new folder starts from the template, not from initdb (see embedded-template.ts)
+    return await openPglite(await PGlite.create(dir, { startParams: EMBEDDED_START_PARAMS }), migrations, unlock);
   } catch (err) {
     await unlock().catch(() => undefined);
     throw err;

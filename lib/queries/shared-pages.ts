@@ -85,7 +85,7 @@ function ownOrigin(): string | null {
 
 const MAX_PAGE_CHARS = 2_000_000;
 const MAX_PAGES = 100;
-const MAX_STORE_CHARS = 32_000_000;
+const MAX_STORE_CHARS = 8_000_000; // at most 16 MB (2 bytes a character at worst); see bench/memory.md
 const RENDER_TIMEOUT_MS = 10_000;
 
 const renders = sharedReads("pages", {

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { startReplica } from "../../replica/server";
+import { serverNodeOptions } from "../../scripts/start-options";
 import { E2E_ENGINE, freshDatabase } from "./database";
 
 // The server the browser tests talk to: the replica, and the production build on a fresh
@@ -25,6 +26,7 @@ const child = spawn("npx", ["next", "start", "-p", port, "-H", "127.0.0.1"], {
     ALLOW_PRIVATE_WEBHOOKS: "true",
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     NEXT_TELEMETRY_DISABLED: "1",
+    NODE_OPTIONS: serverNodeOptions(), // the heap limits npm start gives the server
   },
 });
 

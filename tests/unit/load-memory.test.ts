@@ -1,0 +1,59 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { serverNodeOptions } from "@/scripts/start-options";
+import { formatMemoryReport, MemorySampler, processMemoryMb, summarizeMemory, type MemorySample } from "@/scripts/load-memory";
+
+// `npm run load`'s memory report: it reads a real process's memory, keeps its samples and the
+// peak, and prints them. No timing is asserted (shared machines are noisy), only what is reported.
+
+describe("the load tool's memory samples", () => {
+  it("samples a real process, and its peak covers a spike that ended before the next sample", async () => {
+    // A child that touches 150 MB, frees it, then waits to be read.
+    const child = spawn(
+      process.execPath,
+      ["--expose-gc", "-e", "let b = Buffer.alloc(150 * 1024 * 1024, 1); b = null; gc(); process.stdout.write('freed\\n'); setInterval(() => {}, 1000);"],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    try {
+      await once(child.stdout!, "data");
+      const sampler = new MemorySampler(() => processMemoryMb(child.pid), 60_000); // samples only when asked, below
+      sampler.phase = "load";
+      sampler.sample();
+      sampler.stop();
+      expect(sampler.samples).toHaveLength(2); // the one taken at construction, and the one asked for
+      expect(sampler.samples[0].phase).toBe("start");
+      const rss = sampler.samples[1].rssMb;
+      expect(rss).toBeGreaterThan(10);
+      expect(rss).toBeLessThan(150); // the buffer was freed
+      expect(sampler.peak).toBeGreaterThan(150); // VmHWM remembers it
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+
+  it("prints every sample, the peak, the after-warm-up and end figures, and the load's first and last thirds", () => {
+    const samples: MemorySample[] = [
+      { atS: 0, phase: "start", rssMb: 120 },
+      { atS: 2, phase: "warm-up", rssMb: 300 },
+      ...[310, 320, 330, 340, 350, 360].map((rssMb, i) => ({ atS: 4 + 2 * i, phase: "load", rssMb })),
+    ];
+    const summary = summarizeMemory(samples, 480);
+    // Worked by hand: the load phase is 310..360; its thirds are (310, 320) and (350, 360).
+    expect(summary).toEqual({ peakMb: 480, afterWarmUpMb: 310, endMb: 360, firstThirdMeanMb: 315, lastThirdMeanMb: 355 });
+    const report = formatMemoryReport(samples, 480, 20);
+    expect(report.split("\n").filter((line) => / s {2}(start|warm-up|load) /.test(line))).toHaveLength(samples.length);
+    expect(report).toContain("  300 MB  ###############\n"); // 300 / 20 bars
+    expect(report).toContain("peak 480 MB");
+    expect(report).toContain("310 MB after the warm-up, 360 MB at the end");
+    expect(report).toContain("mean 315 MB in the first third, 355 MB in the last (+12.7%)");
+  });
+
+  it("starts the server with npm start's heap limits, and any NODE_OPTIONS already set after them", () => {
+    const start = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts.start;
+    expect(start).toContain("--max-old-space-size=192 --max-semi-space-size=2");
+    expect(serverNodeOptions({})).toBe("--max-old-space-size=192 --max-semi-space-size=2");
+    expect(serverNodeOptions({ NODE_OPTIONS: "--max-old-space-size=512" })).toBe("--max-old-space-size=192 --max-semi-space-size=2 --max-old-space-size=512");
+  });
+});
