@@ -57,8 +57,8 @@ test.describe("alerts: events", () => {
     await expect(item).toBeVisible();
     await expect(item).toContainText("Endpoint");
     await expect(item).toContainText("demo");
-    await expect(item).toContainText("Old: inputPricePerM 0.75, outputPricePerM 3.75");
-    await expect(item).toContainText("New: inputPricePerM 0.80, outputPricePerM 3.75");
+    await expect(item).toContainText("Old: input $0.75/M, output $3.75/M");
+    await expect(item).toContainText("New: input $0.80/M, output $3.75/M");
     await expect(item.getByRole("link", { name: "Alerts walk-through" })).toHaveAttribute("href", `/v/${slug}`);
     await screenshot(page, "alerts-notifications");
 

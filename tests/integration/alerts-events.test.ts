@@ -168,7 +168,7 @@ describe.each(engines)("view alerts on $name PostgreSQL", (engine) => {
     expect(entries.map((e) => new Date(text(child(e, "updated"))).getTime())).toEqual(stored.map((e) => e.observedAt.getTime()));
     for (const e of entries) expect(child(e, "link")?.attributes?.href).toBe(`http://routeboard.test/v/${slug}`);
     const price = entries[stored.findIndex((e) => (e.data as { change?: string }).change === "price")];
-    expect(text(child(price, "content"))).toContain("<dt>New</dt><dd><code>inputPricePerM 0.50, outputPricePerM 2.25</code></dd>");
+    expect(text(child(price, "content"))).toContain("<dt>New</dt><dd><code>input $0.50/M, output $2.25/M</code></dd>");
     expect(await viewFeed(opened.db, "nosuchview", { origin: "http://routeboard.test" })).toBeNull();
   });
 
