@@ -43,6 +43,11 @@ export function PipelineKeyPanel({ pipelineKey, budgetUsd, canChange }: { pipeli
         <Figure label="Spent by the key" value={usd(pipelineKey.usage)} />
         <Figure label="Budget" value={usd(budgetUsd)} />
       </dl>
+      <p className="text-xs text-slate-600">
+        “Spent by the key” is everything this key has spent since it was created, as OpenRouter counts it (and what its limit is checked
+        against); “Spent since start” above is what Routeboard’s own OpenRouter key spent since the budget’s start. They differ when the
+        key was used before the start, or is not the key Routeboard polls with.
+      </p>
       {!limitMatches && (
         <p role="note" className="rounded border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-950">
           {pipelineKey.limit === null
