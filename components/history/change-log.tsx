@@ -1,10 +1,11 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useQueryStates } from "nuqs";
 import { formatUtc } from "@/lib/format";
 import type { ChangePage } from "@/lib/history/change-log";
 import { CHANGE_KINDS, type ChangeKind } from "@/lib/history/changes";
+import { changeLogParsers } from "@/lib/view-state/change-log";
 import { useSnapshotVersion } from "../models/live-snapshot";
 import { apiFetch, modelApiPath } from "../ui/api-fetch";
 
@@ -45,10 +46,17 @@ function describe(kind: ChangeKind, before: string | null, after: string | null)
   }
 }
 
-/** Stored changes, newest first, filtered by kind and provider; older pages load on demand. */
-export function ChangeLog({ modelId }: { modelId: string }) {
-  const [kind, setKind] = useState<ChangeKind | "">("");
-  const [provider, setProvider] = useState("");
+/**
+ * Stored changes, newest first, filtered by kind and provider (both kept in the link); older pages
+ * load on demand. The provider filter lists every provider the model has now and every one the log
+ * names, so a provider with no change yet can be chosen too.
+ */
+export function ChangeLog({ modelId, currentProviders = [] }: { modelId: string; currentProviders?: string[] }) {
+  const [filters, setFilters] = useQueryStates(changeLogParsers, { history: "replace", shallow: true });
+  const kind: ChangeKind | "" = filters.ck ?? "";
+  const provider = filters.cp ?? "";
+  const setKind = (value: ChangeKind | "") => void setFilters({ ck: value || null });
+  const setProvider = (value: string) => void setFilters({ cp: value || null });
   // Keyed by the snapshot the page shows: a new poll reloads the log with the table.
   const snapshot = useSnapshotVersion();
   const query = useInfiniteQuery({
@@ -85,7 +93,7 @@ export function ChangeLog({ modelId }: { modelId: string }) {
             Provider
             <select aria-label="Provider" value={provider} onChange={(e) => setProvider(e.target.value)} className="rounded-md border border-slate-300 bg-white px-2 py-1 text-slate-800">
               <option value="">All providers</option>
-              {[...new Set([...providers, ...(provider ? [provider] : [])])].map((p) => (
+              {[...new Set([...currentProviders, ...providers, ...(provider ? [provider] : [])])].sort((a, b) => a.localeCompare(b)).map((p) => (
                 <option key={p} value={p}>{p}</option>
               ))}
             </select>

@@ -21,6 +21,8 @@ export interface HistorySectionProps {
   includedTags?: string[];
   /** Uptime alert threshold in percent, drawn on the uptime chart. */
   uptimeThreshold?: number;
+  /** The model's providers now (the change log's provider filter lists them all, with or without changes). */
+  providers?: string[];
 }
 
 function useSeries(modelId: string, metric: Metric, range: Range) {
@@ -41,7 +43,7 @@ const plain = (v: number) => Math.round(v).toLocaleString("en-US");
 const tps = (v: number | string) => `${Number(v).toFixed(0)} tok/s`;
 
 /** Uptime, price, latency and throughput over time for every endpoint, and the change log. */
-export function HistorySection({ modelId, includedTags, uptimeThreshold = 95 }: HistorySectionProps) {
+export function HistorySection({ modelId, includedTags, uptimeThreshold = 95, providers = [] }: HistorySectionProps) {
   const [range, setRange] = useQueryState("hr", comparisonParsers.hr.withOptions({ history: "replace", shallow: true }));
   const [toggled, setToggled] = useState<Record<string, boolean>>({});
   const uptime = useSeries(modelId, "uptime30m", range);
@@ -113,7 +115,7 @@ export function HistorySection({ modelId, includedTags, uptimeThreshold = 95 }: 
           <SeriesChart title="Throughput p50 (tokens per second)" series={throughput.data} range={range} lines={lines} format={tps} axisFormat={plain} yDomain={[0, "auto"]} />
         )}
       </div>
-      <ChangeLog modelId={modelId} />
+      <ChangeLog modelId={modelId} currentProviders={providers} />
     </section>
   );
 }

@@ -106,11 +106,11 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
   const included = rows.filter((r) => r.verdict.included);
 
   const downloadCsv = () => {
-    const header = ["provider", "tag", "verdict", "quantization", "team quantization", "input $/M", "output $/M", "cache read $/M", "status", "uptime 5m", "uptime 30m", "uptime 1d", "latency p50 ms", "throughput p50", "context", "max output"];
+    const header = ["provider", "tag", "verdict", "probe verdict", "probe of", "quantization", "team quantization", "input $/M", "output $/M", "cache read $/M", "status", "uptime 5m", "uptime 30m", "uptime 1d", "latency p50 ms", "throughput p50", "context", "max output"];
     const sorted = sortRowsLikeTable(rows, state);
     const csv = toCsv(
       header,
-      sorted.map((r) => [r.provider, r.tag, r.verdict.label, r.quantization, r.known?.quantization ?? null, r.inputPricePerM, r.outputPricePerM, r.cacheReadPricePerM, r.status, r.uptime5m, r.uptime30m, r.uptime1d, r.latencyP50Ms, r.throughputP50, r.contextLength, r.maxCompletionTokens]),
+      sorted.map((r) => [r.provider, r.tag, r.verdict.label, r.probe?.verdict ?? null, r.probe?.finishedAt.slice(0, 10) ?? null, r.quantization, r.known?.quantization ?? null, r.inputPricePerM, r.outputPricePerM, r.cacheReadPricePerM, r.status, r.uptime5m, r.uptime30m, r.uptime1d, r.latencyP50Ms, r.throughputP50, r.contextLength, r.maxCompletionTokens]),
     );
     const url = URL.createObjectURL(new Blob([csv], { type: "text/csv" }));
     const a = document.createElement("a");
@@ -174,7 +174,7 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
       />
       </PageSection>
       <PageSection id="history">
-      <LazyHistorySection modelId={modelId} includedTags={included.map((r) => r.tag)} uptimeThreshold={healthLine} />
+      <LazyHistorySection modelId={modelId} includedTags={included.map((r) => r.tag)} uptimeThreshold={healthLine} providers={endpoints.map((e) => e.provider)} />
       </PageSection>
       {dialogWanted && <KnownQuantizationDialog
         modelId={modelId}

@@ -101,6 +101,21 @@ test.describe("history: charts and change log", () => {
     await log.scrollIntoViewIfNeeded();
     await screenshot(page, "history-changes");
 
+    // The filter is in the link: a teammate opening it sees the same log.
+    await expect(page).toHaveURL(/[?&]cp=Novita(&|$)/);
+    await log.getByRole("combobox", { name: "Kind" }).selectOption("status");
+    await expect(page).toHaveURL(/[?&]ck=status(&|$)/);
+    const teammate = await page.context().newPage();
+    await teammate.goto(page.url());
+    await scrollToHistory(teammate);
+    const theirLog = teammate.getByRole("region", { name: "Change log" });
+    await expect(theirLog.getByRole("combobox", { name: "Kind" })).toHaveValue("status");
+    await expect(theirLog.getByRole("combobox", { name: "Provider" })).toHaveValue("Novita");
+    await expect(theirLog.getByRole("list", { name: "Changes" }).getByRole("listitem")).toHaveCount(1);
+    // Every provider of the model can be chosen, with or without a change (Chutes has none here).
+    await expect(theirLog.getByRole("combobox", { name: "Provider" }).getByRole("option", { name: "Chutes" })).toHaveCount(1);
+    await teammate.close();
+
     const api = await request.get(`/api/models/${KIMI}/changes?kind=weather`);
     expect(api.status()).toBe(400);
     expect((await api.json()).error.message).toContain("kind");

@@ -123,6 +123,12 @@ test.describe("fidelity probe", () => {
     await expect(differsRule).toBeChecked();
     await expect(providerRow("Fireworks")).toContainText(/Excluded: differs by more than Δ: KL 0\.\d{3} nats\/token.*; probe of \d{4}-\d{2}-\d{2}/);
     await expect(routingJson).not.toContainText('"fireworks"');
+    // The CSV export carries each row's latest probe verdict and its date.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+    const csv = (await (await import("node:fs/promises")).readFile((await download.path()) as string, "utf8")).trim().split("\r\n");
+    expect(csv[0]).toContain("provider,tag,verdict,probe verdict,probe of,");
+    expect(csv.find((line) => line.startsWith("Fireworks,fireworks,"))).toMatch(/^Fireworks,fireworks,(?:"(?:[^"]|"")*"|[^,]*),differs,\d{4}-\d{2}-\d{2},/); // the rule's label, quoted: it has commas
+    expect(csv.find((line) => line.startsWith("Chutes,chutes/int4,"))).toMatch(/^Chutes,chutes\/int4,(?:"(?:[^"]|"")*"|[^,]*),equivalent,\d{4}-\d{2}-\d{2},/);
     await differsRule.uncheck();
     await expect(page).toHaveURL(/xdiff=false/);
     await expect(routingJson).toContainText('"fireworks"');
