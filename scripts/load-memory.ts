@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 
 // The server's resident memory over a load run: sampled from /proc every few seconds from the
 // moment the server is started (so the database's creation on an empty folder is included), and
-// printed as a table with a bar for each sample, the peak and the figures the README quotes.
+// printed as a table with a bar for each sample, the peak and the figures docs/operations.md and bench/memory.md quote.
 
 export interface MemorySample {
   /** Seconds since the sampling began. */

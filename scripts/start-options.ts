@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 
 /**
- * The Node flags `npm start` gives the server (its heap limits, see "Memory" in the README), read
+ * The Node flags `npm start` gives the server (its heap limits, see "Memory" in docs/operations.md), read
  * from package.json so that the demo, the browser tests and `npm run load` start it alike; any
  * NODE_OPTIONS already set come after them, and so win.
  */

@@ -18,7 +18,7 @@ export function AlertChannels({ initialChannels }: { initialChannels: ChannelVie
       <div>
         <h2 id="channels-heading" className="text-lg font-semibold">Channels</h2>
         <p className="text-sm text-slate-600">
-          A webhook receives signed JSON (schema in the README); Slack receives a readable message with a link back to the view. URLs and secrets stay on
+          A webhook receives signed JSON (schema in docs/alerts.md); Slack receives a readable message with a link back to the view. URLs and secrets stay on
           the server once saved.
         </p>
       </div>

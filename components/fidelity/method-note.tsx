@@ -1,4 +1,4 @@
-// The probe's method in plain words, on the page (the README says the same at more length).
+// The probe's method in plain words, on the page (docs/probe.md says the same at more length).
 
 export function ProbeMethodNote() {
   return (

@@ -4,7 +4,7 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 
-// What keeps the embedded engine small (see "Memory" in the README).
+// What keeps the embedded engine small (see "Memory" in docs/operations.md).
 //
 // - Its settings: PostgreSQL's default shared_buffers (128 MB) lives inside PGlite's WebAssembly
 //   memory, which never shrinks once grown. The database of a few watched models is tens of MB

@@ -64,11 +64,11 @@ export async function startReceiver(port = 0): Promise<Receiver> {
 /** A webhook body (schema v1) as a test reads it: data as an object. */
 export type ReceivedWebhook = Omit<WebhookBodyV1, "data"> & { data: Record<string, unknown> };
 
-/** The receiver's window around its clock for a delivery's timestamp, as the README documents. */
+/** The receiver's window around its clock for a delivery's timestamp, as docs/alerts.md documents. */
 export const TOLERANCE_SECONDS = 5 * 60;
 
 /**
- * The receiver's check, written from the README's description and not from lib/alerts/sign.ts
+ * The receiver's check, written from the description in docs/alerts.md and not from lib/alerts/sign.ts
  * (a check shares no code with what it checks): `sha256=` + hex HMAC-SHA256 of
  * "{X-Routeboard-Timestamp}.{raw body}", and the timestamp within TOLERANCE_SECONDS of `nowMs`.
  * Says why a delivery is refused, or null when it is accepted.

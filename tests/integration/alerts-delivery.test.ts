@@ -98,7 +98,7 @@ describe.each(engines)("alert delivery on the $name engine", (engine) => {
     expect(got.headers["x-routeboard-event-id"]).toBe(event.eventId);
     const sentAt = Number(got.headers["x-routeboard-timestamp"]);
     expect(Math.abs(sentAt - Date.now() / 1000)).toBeLessThan(60);
-    // The receiver's check written in the tests, and the README's snippet itself, accept it.
+    // The receiver's check written in the tests, and the snippet in docs/alerts.md itself, accept it.
     expect(signatureProblem(got, secret as string)).toBeNull();
     expect(readmeVerify(got.body, got.headers, secret as string)).toBe(true);
     expect(readmeVerify(Buffer.from(got.body), got.headers, secret as string)).toBe(true);
@@ -135,7 +135,7 @@ describe.each(engines)("alert delivery on the $name engine", (engine) => {
     const got = receiver.received[0];
     const key = secret as string;
     const sentAt = Number(got.headers["x-routeboard-timestamp"]);
-    // The README's snippet at the receiver's clock: accepted up to 5 minutes either side, not after.
+    // The snippet in docs/alerts.md at the receiver's clock: accepted up to 5 minutes either side, not after.
     expect(readmeVerify(got.body, got.headers, key, sentAt + 300)).toBe(true);
     expect(readmeVerify(got.body, got.headers, key, sentAt + 301)).toBe(false);
     expect(readmeVerify(got.body, got.headers, key, sentAt - 301)).toBe(false);

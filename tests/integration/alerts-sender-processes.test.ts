@@ -15,7 +15,7 @@ import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 
 // The server killed after an event was written, while it was sending it (the receiver has the
 // request, no answer has come back, nothing is marked): after a restart the delivery goes out
-// once the dead sender's lease has run out. This is the case the README names as the one that
+// once the dead sender's lease has run out. This is the case docs/alerts.md names as the one that
 // may repeat: the receiver sees the same eventId twice and keeps one.
 
 // On the embedded engine this takes about a minute: a fresh folder is migrated (~15 s), the child

@@ -91,7 +91,7 @@ export type MethodBody = Pick<ChatRequest, "temperature"> & Partial<Pick<ChatReq
 
 export interface ProbeMethodDefinition<Name extends string = string> {
   name: Name;
-  /** Plain words for the page and the README. */
+  /** Plain words for the page and docs/probe.md. */
   title: string;
   /** Whether this method can compare the endpoint with the reference (the first that can is used). */
   applies(reference: MethodEndpoint, endpoint: MethodEndpoint): boolean;
