@@ -5,6 +5,7 @@ import { KNOWN_QUANTIZATIONS, type KnownQuantization } from "@/lib/openrouter/qu
 import type { AuthorEndpointExcluded } from "@/lib/rules/author-endpoint";
 import { QUANT_CLASSES, QUANT_CLASS_IDS, type QuantClass } from "@/lib/rules/quantization";
 import { UPTIME_WINDOWS, type ComparisonState, type UptimeWindow } from "@/lib/view-state/comparison";
+import { useRovingTabIndex } from "../ui/roving";
 
 type Patch = Partial<ComparisonState>;
 
@@ -15,12 +16,16 @@ interface Props {
   authorExcluded?: AuthorEndpointExcluded[];
 }
 
+/** The values with a button of their own: "unknown" is one class, whose button above is its one control. */
+const QUANT_VALUES = KNOWN_QUANTIZATIONS.filter((q) => q !== "unknown");
+
 const toggleClass =
   "rounded-md border px-2.5 py-1 text-sm transition-colors aria-pressed:border-rose-300 aria-pressed:bg-rose-50 aria-pressed:text-rose-800 border-slate-300 bg-white text-slate-700 hover:bg-slate-50";
 
 /** Include/exclude rules, set by clicking. Every control writes to the URL. */
 export function RulesPanel({ state, onChange, authorExcluded = [] }: Props) {
   const excluded = new Set<string>(state.xq);
+  const valueKeys = useRovingTabIndex(QUANT_VALUES, QUANT_VALUES[0], "data-quant-value", '[role="toolbar"]');
   const unknownExcluded = !state.unk;
 
   const classExcluded = (id: QuantClass) =>
@@ -56,14 +61,17 @@ export function RulesPanel({ state, onChange, authorExcluded = [] }: Props) {
               </button>
             ))}
           </div>
-          <div className="mt-2 flex flex-wrap gap-1.5" role="group" aria-label="Quantization values">
+          {/* One tab stop for the eleven values (a toolbar: arrow keys, Home and End move within it), so
+              the keyboard reaches the thresholds and the table without eleven stops on the way. */}
+          <div className="mt-2 flex flex-wrap gap-1.5" role="toolbar" aria-label="Quantization values">
             {/* "unknown" is one class of its own: its button above is the one control for it. */}
-            {KNOWN_QUANTIZATIONS.filter((q) => q !== "unknown").map((q) => (
+            {QUANT_VALUES.map((q) => (
               <button
                 key={q}
                 type="button"
                 aria-pressed={excluded.has(q)}
                 aria-label={`Exclude ${q}`}
+                {...valueKeys.props(q)}
                 onClick={() => toggleValue(q)}
                 className={`${toggleClass} px-2 py-0.5 font-mono text-xs`}
               >

@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from "react";
+import { useEffect, useRef } from "react";
+import { useRovingTabIndex } from "../ui/roving";
 
 // Keyboard help for the provider table, kept apart from the table's markup.
 
@@ -10,36 +11,7 @@ import { useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from
  * otherwise be fifteen tab stops between the rules and the rows.
  */
 export function useRovingSortHeaders(columnIds: readonly string[], sortedColumn: string) {
-  const [current, setCurrent] = useState(sortedColumn);
-  const stop = columnIds.includes(current) ? current : columnIds.includes(sortedColumn) ? sortedColumn : columnIds[0];
-
-  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    const index = columnIds.indexOf(event.currentTarget.dataset.sortHeader ?? "");
-    const next = {
-      ArrowRight: index + 1,
-      ArrowLeft: index - 1,
-      Home: 0,
-      End: columnIds.length - 1,
-    }[event.key];
-    if (next === undefined || index < 0) return;
-    event.preventDefault();
-    const id = columnIds[(next + columnIds.length) % columnIds.length];
-    setCurrent(id);
-    event.currentTarget
-      .closest("tr")
-      ?.querySelector<HTMLElement>(`[data-sort-header="${CSS.escape(id)}"]`)
-      ?.focus();
-  };
-
-  return {
-    props: (columnId: string) => ({
-      "data-sort-header": columnId,
-      tabIndex: columnId === stop ? 0 : -1,
-      "aria-keyshortcuts": "ArrowLeft ArrowRight Home End",
-      onKeyDown,
-      onFocus: (event: FocusEvent<HTMLElement>) => setCurrent(event.currentTarget.dataset.sortHeader ?? sortedColumn),
-    }),
-  };
+  return useRovingTabIndex(columnIds, sortedColumn, "data-sort-header", "tr");
 }
 
 /**
