@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { KNOWN_QUANTIZATIONS, type KnownQuantization } from "@/lib/openrouter/quantizations";
 import type { AuthorEndpointExcluded } from "@/lib/rules/author-endpoint";
 import { QUANT_CLASSES, QUANT_CLASS_IDS, type QuantClass } from "@/lib/rules/quantization";
@@ -133,54 +133,36 @@ export function RulesPanel({ state, onChange, authorExcluded = [] }: Props) {
             <span className="text-slate-700">Max output $/M</span>
             <NumberInput value={state.maxout ?? ""} placeholder="any" onCommit={(v) => onChange({ maxout: v || null })} pattern={/^\d{0,6}(\.\d{0,6})?$/} />
           </label>
-          <label className="col-span-2 flex items-center gap-2 text-slate-700">
-            <input
-              type="checkbox"
-              checked={state.st0}
-              onChange={(e) => onChange({ st0: e.target.checked })}
-              className="h-4 w-4 rounded border-slate-300"
-            />
+          <RuleCheckbox state={state} onChange={onChange} rule="st0">
             Status must be 0 (OpenRouter marks degraded endpoints below 0)
-          </label>
-          <label className="col-span-2 flex items-center gap-2 text-slate-700">
-            <input
-              type="checkbox"
-              checked={state.deg}
-              onChange={(e) => onChange({ deg: e.target.checked })}
-              className="h-4 w-4 rounded border-slate-300"
-            />
+          </RuleCheckbox>
+          <RuleCheckbox state={state} onChange={onChange} rule="deg">
             Exclude degraded endpoints (status below 0; on by default)
-          </label>
-          <label className="col-span-2 flex items-center gap-2 text-slate-700">
-            <input
-              type="checkbox"
-              checked={state.xprobe}
-              onChange={(e) => onChange({ xprobe: e.target.checked })}
-              className="h-4 w-4 rounded border-slate-300"
-            />
+          </RuleCheckbox>
+          <RuleCheckbox state={state} onChange={onChange} rule="xprobe">
             Exclude endpoints whose latest probe did not match the reference (differs, prompt format, not pinned)
-          </label>
-          <label className="col-span-2 flex items-center gap-2 text-slate-700">
-            <input
-              type="checkbox"
-              checked={state.xdiff}
-              onChange={(e) => onChange({ xdiff: e.target.checked })}
-              className="h-4 w-4 rounded border-slate-300"
-            />
+          </RuleCheckbox>
+          <RuleCheckbox state={state} onChange={onChange} rule="xdiff">
             Exclude endpoints the probe found to differ by more than Δ (on by default)
-          </label>
-          <label className="col-span-2 flex items-center gap-2 text-slate-700">
-            <input
-              type="checkbox"
-              checked={state.xverify}
-              onChange={(e) => onChange({ xverify: e.target.checked })}
-              className="h-4 w-4 rounded border-slate-300"
-            />
+          </RuleCheckbox>
+          <RuleCheckbox state={state} onChange={onChange} rule="xverify">
             Include only endpoints verified equivalent (excludes never probed, cannot tell, unverifiable)
-          </label>
+          </RuleCheckbox>
         </fieldset>
       </div>
     </section>
+  );
+}
+
+type BooleanRule = { [K in keyof ComparisonState]: ComparisonState[K] extends boolean ? K : never }[keyof ComparisonState];
+
+/** One on/off rule of the link's state, as a labelled checkbox across the thresholds' two columns. */
+function RuleCheckbox({ state, onChange, rule, children }: { state: ComparisonState; onChange(patch: Patch): void; rule: BooleanRule; children: ReactNode }) {
+  return (
+    <label className="col-span-2 flex items-center gap-2 text-slate-700">
+      <input type="checkbox" checked={state[rule]} onChange={(e) => onChange({ [rule]: e.target.checked })} className="h-4 w-4 rounded border-slate-300" />
+      {children}
+    </label>
   );
 }
 
