@@ -1,5 +1,5 @@
 import type { Patch } from "./server";
-import { endpointJson } from "./server";
+import { endpointJson, endpointsResponse } from "./endpoints";
 import { kimiK25, type ModelSeed, type ProviderSeed } from "./data/kimi-k2.5";
 import { seededRandom } from "../lib/probe/random";
 
@@ -75,23 +75,7 @@ export function providersAt(at: Date, end: Date, seed = 1): ProviderSeed[] {
 
 /** The endpoints response the replica would have answered at `at` (OpenRouter's exact shape). */
 export function responseAt(at: Date, end: Date, seed = 1) {
-  const endpoints = providersAt(at, end, seed).map((p, i) => endpointJson(DEMO_MODEL, p, i, 0, true));
-  return {
-    data: {
-      id: DEMO_MODEL.id,
-      name: DEMO_MODEL.name,
-      created: DEMO_MODEL.created,
-      description: DEMO_MODEL.description,
-      architecture: {
-        tokenizer: "Other",
-        instruct_type: null,
-        modality: "text+image->text",
-        input_modalities: ["text", "image"],
-        output_modalities: ["text"],
-      },
-      endpoints,
-    },
-  };
+  return endpointsResponse(DEMO_MODEL, providersAt(at, end, seed).map((p, i) => endpointJson(DEMO_MODEL, p, i, 0, true)));
 }
 
 /**

@@ -74,6 +74,11 @@ export function modelEndpoints(model: ModelSeed, poll: number, withStats: boolea
     if (existing) Object.assign(existing, patch.set);
     else endpoints.push({ ...endpoints[0], tag: patch.tag, ...patch.set });
   }
+  return endpointsResponse(model, endpoints);
+}
+
+/** GET /models/{id}/endpoints in OpenRouter's exact shape, around the given endpoints. */
+export function endpointsResponse(model: ModelSeed, endpoints: Array<Record<string, unknown>>) {
   return {
     data: {
       id: model.id,
