@@ -89,6 +89,8 @@ export interface ChatCall {
   atMs: number;
   /** Whether this call shared an earlier call's noise draw (co-batched). */
   coBatched: boolean;
+  /** The sampler the request asked for (absent fields at OpenRouter's defaults). */
+  sampler: { temperature: number; top_p: number; top_k: number; min_p: number };
 }
 
 export interface ChatState {
@@ -272,7 +274,15 @@ export function completeChat(state: ChatState, body: unknown, nowMs: number, fin
     .plus(new Decimal(String(pricing.completion ?? "0")).times(completionTokens))
     .plus(new Decimal(String(pricing.request ?? "0")));
   const wantsLogprobs = body.logprobs === true && served.logprobs;
-  state.calls.push({ tag: requestedTag, servedBy: String(endpoint.provider_name), promptHash, seed, atMs: nowMs, coBatched });
+  state.calls.push({
+    tag: requestedTag,
+    servedBy: String(endpoint.provider_name),
+    promptHash,
+    seed,
+    atMs: nowMs,
+    coBatched,
+    sampler: { temperature: sampler.temperature, top_p: sampler.top_p, top_k: sampler.top_k, min_p: sampler.min_p },
+  });
 
   const bytes = (text: string) => [...Buffer.from(text, "utf8")];
   const entry = (id: number, logprob: number) => ({ token: tokenText(id), logprob, bytes: bytes(tokenText(id)) });

@@ -9,6 +9,7 @@ import { formatUtc } from "@/lib/format";
 import { authorEndpoint } from "@/lib/rules/author-endpoint";
 import { apiFetch, modelApiPath } from "../ui/api-fetch";
 import { ProbeMethodNote } from "./method-note";
+import { ProbeMargin } from "./probe-margin";
 import { ProbeSchedule } from "./probe-schedule";
 import { PromptSetPicker, type PromptChoice } from "./prompt-set-picker";
 import { VerdictBadge } from "./verdict-badge";
@@ -173,6 +174,7 @@ export function FidelitySection({ modelId, endpoints }: Props) {
 
       {current && <RunPanel run={current} onCancel={() => cancel.mutate(current.id)} cancelling={cancel.isPending || (active && current.status === "running" && cancel.isSuccess)} />}
       {latest.data === null && <p className="text-sm text-slate-500">No probe of this model yet.</p>}
+      <ProbeMargin basePath={basePath} />
       <ProbeSchedule basePath={basePath} />
       <ProbeMethodNote />
     </section>

@@ -7,7 +7,8 @@ import type { ProbeMethod } from "./methods";
 import type { DivergenceEvidence, LogprobsKind } from "./methods/types";
 import { DEFAULT_PLAN_SETTINGS, orderForSending, planProbe, requestSeed, type PlanEndpoint } from "./plan";
 import { hashString } from "./random";
-import { probeSettingsFor, samplerOfRun, type SamplerSettings } from "./settings";
+import { readProbeSettings } from "./model-settings";
+import { samplerOfRun, type SamplerSettings } from "./settings";
 import { resolvePromptSet } from "./prompt-sets";
 
 // Creating, reading and cancelling probe runs: what the API routes and the page call.
@@ -106,7 +107,7 @@ export async function createProbeRun(db: Db, modelId: string, input: ProbeInput,
   if (plan.estimateUsd.greaterThan(cap)) {
     return { kind: "over-cap", message: `The estimate $${money(plan.estimateUsd)} is over the cap $${cap.toFixed(2)}`, estimateUsd: money(plan.estimateUsd) };
   }
-  const settings = probeSettingsFor(modelId);
+  const settings = await readProbeSettings(db, modelId);
   const active = await db.probeActiveRun.findUnique({ where: { modelId } });
   if (active) return { kind: "busy", message: `Probe ${active.runId} of ${modelId} is still active; cancel it or wait` };
   try {

@@ -37,6 +37,11 @@ test.describe("fidelity probe", () => {
       { method: "PUT", url: `${API}/schedule`, body: { enabled: true, monthlyCapUsd: "lots" }, status: 400, message: /^monthlyCapUsd: must be a decimal string/ },
       { method: "PUT", url: "/api/models/nobody/nothing/probes/schedule", body: { enabled: true, monthlyCapUsd: "5" }, status: 404, message: /not watched/ },
       { method: "GET", url: "/api/models/nobody/nothing/probes/schedule", status: 404, message: /not watched/ },
+      { method: "PUT", url: `${API}/settings`, body: { deltaNats: 0.002, temperature: 0.6, top_p: 0.95, top_k: null }, status: 400, message: /^min_p: must be a number/ },
+      { method: "PUT", url: `${API}/settings`, body: { deltaNats: -1, temperature: 0.6, top_p: 0.95, top_k: null, min_p: null }, status: 400, message: /^deltaNats: must be at least/ },
+      { method: "PUT", url: `${API}/settings`, body: { deltaNats: 0.002, temperature: 0.6, top_p: 0.95, top_k: null, min_p: null, thinking: true }, status: 400, message: /^thinking: the probe compares answers without reasoning/ },
+      { method: "PUT", url: "/api/models/nobody/nothing/probes/settings", body: { deltaNats: 0.002, temperature: 0.6, top_p: 0.95, top_k: null, min_p: null }, status: 404, message: /not watched/ },
+      { method: "GET", url: "/api/models/nobody/nothing/probes/settings", status: 404, message: /not watched/ },
     ];
     for (const c of cases) {
       const what = `${c.method} ${c.url} ${typeof c.body === "string" ? c.body : JSON.stringify(c.body ?? "")}`;
@@ -240,5 +245,51 @@ test.describe("fidelity probe", () => {
     await form.getByRole("button", { name: "Save schedule" }).click();
     await expect(state).toHaveText(/^Off · /);
     expect(await (await request.get(`${API}/schedule`)).json()).toMatchObject({ enabled: false, monthlyCapUsd: "3.50" });
+  });
+  test("the margin and sampler: Moonshot's defaults shown, a bad margin refused naming the field, the team's own saved and kept, back to the defaults", async ({ page, request }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const defaults = { source: "default", deltaNats: 0.001, sampler: { temperature: 0.6, top_p: 0.95, top_k: null, min_p: null, thinking: false } };
+    expect(await (await request.get(`${API}/settings`)).json()).toMatchObject(defaults);
+    try {
+      await page.goto(`/models/${KIMI}#fidelity`);
+      const form = page.getByRole("form", { name: "Margin and sampler" });
+      const state = form.getByTestId("probe-margin-state");
+      await expect(state).toHaveText(/^Next run: Δ 0\.001 nats\/token, temperature 0\.6, top_p 0\.95, thinking off · the defaults\./);
+      const save = form.getByRole("button", { name: "Save margin and sampler" });
+      await expect(save).toBeDisabled(); // nothing changed yet
+
+      // Not a number: said before anything is sent. A number out of range: the server names the field.
+      await form.getByLabel("Margin Δ (nats/token)").fill("a little");
+      await save.click();
+      await expect(form.getByRole("alert")).toHaveText('Margin Δ: "a little" is not a number');
+      await form.getByLabel("Margin Δ (nats/token)").fill("0.5");
+      await save.click();
+      await expect(form.getByRole("alert")).toHaveText(/^deltaNats: must be at most 0\.1 nats\/token/);
+      expect(await (await request.get(`${API}/settings`)).json()).toMatchObject(defaults); // nothing stored
+
+      await form.getByLabel("Margin Δ (nats/token)").fill("2e-3");
+      await form.getByLabel("Temperature").fill("0.8");
+      await form.getByLabel("top_k (blank: none)").fill("40");
+      await save.click();
+      await expect(state).toHaveText(/^Next run: Δ 0\.002 nats\/token, temperature 0\.8, top_p 0\.95, top_k 40, thinking off · set by the team .+ \(defaults: Δ 0\.001, temperature 0\.6, top_p 0\.95, thinking off\)\./);
+      await expect(form.getByRole("alert")).toHaveCount(0);
+      await form.scrollIntoViewIfNeeded();
+      await screenshot(page, "probe-margin-team");
+      expect(await (await request.get(`${API}/settings`)).json()).toMatchObject({ source: "team", deltaNats: 0.002, sampler: { temperature: 0.8, top_p: 0.95, top_k: 40, min_p: null } });
+
+      // A teammate opening the page sees the same.
+      await page.reload();
+      await expect(form.getByLabel("Margin Δ (nats/token)")).toHaveValue("0.002");
+      await expect(form.getByLabel("top_k (blank: none)")).toHaveValue("40");
+
+      await form.getByRole("button", { name: "Back to the defaults" }).click();
+      await expect(state).toHaveText(/· the defaults\./);
+      await expect(form.getByLabel("Margin Δ (nats/token)")).toHaveValue("0.001");
+      await expect(form.getByRole("button", { name: "Back to the defaults" })).toHaveCount(0);
+    } finally {
+      // The specs after this one probe with the defaults.
+      await request.delete(`${API}/settings`);
+    }
+    expect(await (await request.get(`${API}/settings`)).json()).toMatchObject(defaults);
   });
 });

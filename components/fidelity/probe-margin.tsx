@@ -1,0 +1,154 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import type { ProbeSettingsView } from "@/lib/probe/model-settings";
+import { describeSampler } from "@/lib/probe/settings";
+import { formatUtc } from "@/lib/format";
+import { apiFetch } from "../ui/api-fetch";
+
+// The margin Δ and the pipeline's sampler that the model's next probe run uses: the defaults
+// (Moonshot's documented sampler for Kimi K2.5, Δ 1e-3 nats/token) or the team's own, stored on the
+// server. A run copies them when it starts, so a change never alters a verdict already given.
+
+interface Fields {
+  deltaNats: string;
+  temperature: string;
+  top_p: string;
+  top_k: string;
+  min_p: string;
+}
+
+function fieldsOf(view: Pick<ProbeSettingsView, "deltaNats" | "sampler">): Fields {
+  return {
+    deltaNats: String(view.deltaNats),
+    temperature: String(view.sampler.temperature),
+    top_p: String(view.sampler.top_p),
+    top_k: view.sampler.top_k === null ? "" : String(view.sampler.top_k),
+    min_p: view.sampler.min_p === null ? "" : String(view.sampler.min_p),
+  };
+}
+
+/** Text fields to the JSON body; a blank optional field is null, anything else is sent as typed (the server names a bad one). */
+function bodyOf(f: Fields) {
+  const num = (v: string) => (v.trim() === "" ? Number.NaN : Number(v.trim()));
+  const orNull = (v: string) => (v.trim() === "" ? null : Number(v.trim()));
+  return { deltaNats: num(f.deltaNats), temperature: num(f.temperature), top_p: num(f.top_p), top_k: orNull(f.top_k), min_p: orNull(f.min_p) };
+}
+
+/** The first field whose text is not a number, said before anything is sent. */
+function firstBadField(f: Fields): string | null {
+  const labels: Record<keyof Fields, string> = { deltaNats: "Margin Δ", temperature: "Temperature", top_p: "top_p", top_k: "top_k", min_p: "min_p" };
+  for (const key of Object.keys(labels) as (keyof Fields)[]) {
+    const v = f[key].trim();
+    const optional = key === "top_k" || key === "min_p";
+    if (v === "" && optional) continue;
+    if (v === "" || !Number.isFinite(Number(v))) return `${labels[key]}: "${f[key]}" is not a number${optional ? " (leave it blank for none)" : ""}`;
+  }
+  return null;
+}
+
+const FIELD = "mt-1 block w-28 rounded-md border border-slate-300 px-2 py-1";
+
+export function ProbeMargin({ basePath }: { basePath: string }) {
+  const queryClient = useQueryClient();
+  const path = `${basePath}/settings`;
+  const key = ["probe-settings", path];
+  const settings = useQuery({ queryKey: key, queryFn: () => apiFetch<ProbeSettingsView>(path), staleTime: 30_000 });
+  const [fields, setFields] = useState<Fields | null>(null);
+  const [localError, setLocalError] = useState<string | null>(null);
+  useEffect(() => {
+    if (settings.data) setFields(fieldsOf(settings.data));
+  }, [settings.data]);
+  const save = useMutation({
+    mutationFn: (body: ReturnType<typeof bodyOf>) => apiFetch<ProbeSettingsView>(path, { method: "PUT", body: JSON.stringify(body) }),
+    onSuccess: (saved) => queryClient.setQueryData(key, saved),
+  });
+  const reset = useMutation({
+    mutationFn: () => apiFetch<ProbeSettingsView>(path, { method: "DELETE" }),
+    onSuccess: (saved) => queryClient.setQueryData(key, saved),
+  });
+  const data = settings.data;
+  const dirty = data && fields ? JSON.stringify(fieldsOf(data)) !== JSON.stringify(fields) : false;
+  const set = (name: keyof Fields) => (e: React.ChangeEvent<HTMLInputElement>) => {
+    setLocalError(null);
+    setFields((f) => (f ? { ...f, [name]: e.target.value } : f));
+  };
+  const error = localError ?? save.error?.message ?? reset.error?.message ?? settings.error?.message ?? null;
+
+  return (
+    <form
+      aria-label="Margin and sampler"
+      className="space-y-2 rounded-md border border-slate-200 p-4 text-sm"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!fields) return;
+        const bad = firstBadField(fields);
+        if (bad) return setLocalError(bad);
+        save.mutate(bodyOf(fields));
+      }}
+    >
+      <h3 className="font-medium text-slate-900">Margin and sampler</h3>
+      <p className="max-w-3xl text-slate-600">
+        An endpoint is <em>equivalent</em> when the upper 95% bound of its divergence from the reference is below the margin Δ, and{" "}
+        <em>differs</em> when the lower bound is above it. For scale: an 8-bit conversion sits near 1e-3 nats/token, a 4-bit
+        re-quantization around 1e-2 to 4e-2. The sampler is the pipeline&apos;s own, sent on every request. A change applies from the next
+        run; verdicts already given keep the margin they were decided with.
+      </p>
+      {fields && (
+        <div className="flex flex-wrap items-end gap-4">
+          <label>
+            <span className="text-slate-700">Margin Δ (nats/token)</span>
+            <input name="deltaNats" value={fields.deltaNats} onChange={set("deltaNats")} inputMode="decimal" className={FIELD} />
+          </label>
+          <label>
+            <span className="text-slate-700">Temperature</span>
+            <input name="temperature" value={fields.temperature} onChange={set("temperature")} inputMode="decimal" className={FIELD} />
+          </label>
+          <label>
+            <span className="text-slate-700">top_p</span>
+            <input name="top_p" value={fields.top_p} onChange={set("top_p")} inputMode="decimal" className={FIELD} />
+          </label>
+          <label>
+            <span className="text-slate-700">top_k (blank: none)</span>
+            <input name="top_k" value={fields.top_k} onChange={set("top_k")} inputMode="numeric" className={FIELD} />
+          </label>
+          <label>
+            <span className="text-slate-700">min_p (blank: none)</span>
+            <input name="min_p" value={fields.min_p} onChange={set("min_p")} inputMode="decimal" className={FIELD} />
+          </label>
+          <button type="submit" disabled={!dirty || save.isPending} className="rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-50 disabled:opacity-50">
+            Save margin and sampler
+          </button>
+          {data?.source === "team" && (
+            <button type="button" onClick={() => reset.mutate()} disabled={reset.isPending} className="rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-50 disabled:opacity-50">
+              Back to the defaults
+            </button>
+          )}
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="text-red-700">
+          {error}
+        </p>
+      )}
+      {data && (
+        <p className="text-slate-600" data-testid="probe-margin-state">
+          Next run: Δ {data.deltaNats} nats/token, {describeSampler(data.sampler)} ·{" "}
+          {data.source === "team" && data.updatedAt ? (
+            <>set by the team {formatUtc(data.updatedAt)}</>
+          ) : (
+            <>the defaults</>
+          )}
+          {data.source === "team" && (
+            <>
+              {" "}
+              (defaults: Δ {data.defaults.deltaNats}, {describeSampler(data.defaults.sampler)})
+            </>
+          )}
+          . Thinking stays off: the probe compares answers without reasoning.
+        </p>
+      )}
+    </form>
+  );
+}
