@@ -174,7 +174,10 @@ export function FidelitySection({ modelId, endpoints }: Props) {
 
       {current && <RunPanel run={current} onCancel={() => cancel.mutate(current.id)} cancelling={cancel.isPending || (active && current.status === "running" && cancel.isSuccess)} />}
       {latest.data === null && <p className="text-sm text-slate-500">No probe of this model yet.</p>}
-      <ProbeMargin basePath={basePath} />
+      <ProbeMargin
+        basePath={basePath}
+        latestUpperBounds={current?.status === "done" ? current.results.flatMap((r) => (r.divergence ? [r.divergence.klNats.high] : [])) : []}
+      />
       <ProbeSchedule basePath={basePath} />
       <ProbeMethodNote />
     </section>

@@ -50,7 +50,12 @@ function firstBadField(f: Fields): string | null {
 
 const FIELD = "mt-1 block w-28 rounded-md border border-slate-300 px-2 py-1";
 
-export function ProbeMargin({ basePath }: { basePath: string }) {
+/**
+ * `latestUpperBounds`: the upper ends of the KL intervals of the latest finished run. An endpoint
+ * is certified only when its upper end is below Δ, so a margin below all of them is one that a run
+ * of that size cannot resolve: said before the team pays for the next run.
+ */
+export function ProbeMargin({ basePath, latestUpperBounds = [] }: { basePath: string; latestUpperBounds?: number[] }) {
   const queryClient = useQueryClient();
   const path = `${basePath}/settings`;
   const key = ["probe-settings", path];
@@ -75,6 +80,9 @@ export function ProbeMargin({ basePath }: { basePath: string }) {
     setFields((f) => (f ? { ...f, [name]: e.target.value } : f));
   };
   const error = localError ?? save.error?.message ?? reset.error?.message ?? settings.error?.message ?? null;
+  const typedDelta = fields ? Number(fields.deltaNats.trim()) : Number.NaN;
+  const lowestUpper = latestUpperBounds.length ? Math.min(...latestUpperBounds) : null;
+  const unresolvable = lowestUpper !== null && Number.isFinite(typedDelta) && typedDelta > 0 && typedDelta <= lowestUpper;
 
   return (
     <form
@@ -126,6 +134,12 @@ export function ProbeMargin({ basePath }: { basePath: string }) {
             </button>
           )}
         </div>
+      )}
+      {unresolvable && lowestUpper !== null && (
+        <p role="status" data-testid="probe-margin-unresolvable" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950">
+          At Δ {typedDelta}, no endpoint of the latest run would have been certified: the lowest upper end of its 95% intervals was{" "}
+          {lowestUpper.toExponential(1)} nats/token. A margin this small needs a larger run (more prompts) to tell anything.
+        </p>
       )}
       {error && (
         <p role="alert" className="text-red-700">

@@ -10,7 +10,7 @@
 // - lower bound: numerics alone (BF16 activations, another summation order, batching) must stay
 //   inside Δ/4 = 2.5e-4 nats/token or faithful endpoints would not be certified; the bench
 //   (bench/probe-results.md) measures that floor on its faithful variants and on the A/A.
-// A team sets its own per model (PROBE_MODEL_SETTINGS or the settings a run is created with).
+// These are the defaults; a team sets its own per model on the page (lib/probe/model-settings.ts).
 
 export interface SamplerSettings {
   temperature: number;

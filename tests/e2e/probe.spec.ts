@@ -267,7 +267,14 @@ test.describe("fidelity probe", () => {
       await expect(form.getByRole("alert")).toHaveText(/^deltaNats: must be at most 0\.1 nats\/token/);
       expect(await (await request.get(`${API}/settings`)).json()).toMatchObject(defaults); // nothing stored
 
+      // The latest finished run (chutes/int4, certified equivalent above) cannot resolve a margin
+      // below its interval's upper end: said before the team pays for a run.
+      await form.getByLabel("Margin Δ (nats/token)").fill("0.00001");
+      await expect(form.getByTestId("probe-margin-unresolvable")).toHaveText(
+        /^At Δ 0\.00001, no endpoint of the latest run would have been certified: the lowest upper end of its 95% intervals was \d\.\de-\d nats\/token\./,
+      );
       await form.getByLabel("Margin Δ (nats/token)").fill("2e-3");
+      await expect(form.getByTestId("probe-margin-unresolvable")).toHaveCount(0);
       await form.getByLabel("Temperature").fill("0.8");
       await form.getByLabel("top_k (blank: none)").fill("40");
       await save.click();
