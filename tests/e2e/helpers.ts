@@ -17,9 +17,12 @@ export async function replicaControl(request: APIRequestContext, route: "fault" 
   expect(response.ok()).toBe(true);
 }
 
-export async function screenshot(page: Page, name: string) {
+/** The whole page, or only `part` of it (a form, a section) where the page is too long to read. */
+export async function screenshot(page: Page, name: string, part?: Locator) {
   const suffix = E2E_ENGINE === "postgres" ? "-postgres" : "";
-  await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}${suffix}.png`, fullPage: true });
+  const path = `${SCREENSHOT_DIR}/${name}${suffix}.png`;
+  if (part) await part.screenshot({ path });
+  else await page.screenshot({ path, fullPage: true });
 }
 
 export function expectSecurityHeaders(response: APIResponse | { headers(): Record<string, string> }, what: string) {

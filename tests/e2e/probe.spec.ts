@@ -281,7 +281,7 @@ test.describe("fidelity probe", () => {
       await expect(state).toHaveText(/^Next run: Δ 0\.002 nats\/token, temperature 0\.8, top_p 0\.95, top_k 40, thinking off · set by the team .+ \(defaults: Δ 0\.001, temperature 0\.6, top_p 0\.95, thinking off\)\./);
       await expect(form.getByRole("alert")).toHaveCount(0);
       await form.scrollIntoViewIfNeeded();
-      await screenshot(page, "probe-margin-team");
+      await screenshot(page, "probe-margin-team", form);
       expect(await (await request.get(`${API}/settings`)).json()).toMatchObject({ source: "team", deltaNats: 0.002, sampler: { temperature: 0.8, top_p: 0.95, top_k: 40, min_p: null } });
 
       // A teammate opening the page sees the same.
