@@ -2,14 +2,13 @@ import Decimal from "decimal.js";
 import type { Db } from "../db/engines";
 import type { OpenRouterClient } from "../openrouter/client";
 import { OpenRouterError } from "../openrouter/errors";
-import { recordVerdictChanges } from "./changes";
+import { publishWritten } from "../reactions/publish";
 import type { DivergenceEvidence } from "./methods/types";
 import { chatRequestFor, type PlannedEndpoint } from "./plan";
 import { promptsOfRun } from "./prompt-sets";
 import { answerRecord } from "./answer-record";
 import { computeResults } from "./results";
 import { DEFAULT_DELTA_NATS, samplerOfRun } from "./settings";
-import { detectViewAlerts } from "../alerts/detect-views";
 
 // Runs a probe outside any HTTP request. The run row is the job: claimRun() takes a queued run,
 // or a running one whose worker died (its lease expired), with an atomic UPDATE; processRun()
@@ -277,10 +276,8 @@ export async function finishRun(db: Db, runId: number, status: "done" | "cancell
     });
     await tx.probeRun.update({ where: { id: runId }, data: { status, error, finishedAt: new Date(), leaseUntil: null } });
     await tx.probeActiveRun.deleteMany({ where: { runId } });
-    if (status === "done") {
-      await recordVerdictChanges(tx, run.modelId, runId);
-      await detectViewAlerts(tx, run.modelId, new Date());
-    }
+    // A finished run's results are published to their reactions (the change log, the views' alerts).
+    if (status === "done") await publishWritten(tx, { kind: "probe-result", modelId: run.modelId, runId, observedAt: new Date() });
   }, { timeout: 60_000, maxWait: 30_000 });
   return status;
 }
