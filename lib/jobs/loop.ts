@@ -15,7 +15,7 @@ export interface LoopOptions {
   firstDelayMs: number;
   /** One round of work; it claims what it works on. */
   round: () => Promise<void>;
-  /** A round that threw: log it (the next tick tries again). */
+  /** A round that threw: log it (the next tick, or a wake, tries again). */
   onError: (err: unknown) => void;
 }
 
@@ -57,10 +57,12 @@ export function startLoop(options: LoopOptions): Loop {
     try {
       do {
         state.again = false;
-        await options.round();
+        try {
+          await options.round();
+        } catch (err) {
+          options.onError(err);
+        }
       } while (state.again);
-    } catch (err) {
-      options.onError(err);
     } finally {
       state.busy = false;
     }

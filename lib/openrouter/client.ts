@@ -15,7 +15,8 @@ import { chatCompletionSchema, type ChatCompletion, type ChatRequest } from "./c
 
 // The OpenRouter HTTP client: every response validated with zod, a timeout per attempt, and
 // retries with jittered exponential backoff (lib/jobs/backoff.ts, capped at maxRetryAfterMs) on
-// network errors, timeouts, 429 (honouring Retry-After) and 5xx. Other 4xx and malformed bodies fail at once with a typed error.
+// network errors, timeouts, 429 (honouring Retry-After) and 5xx. Other 4xx and malformed bodies
+// fail at once with a typed error.
 
 export interface OpenRouterClientOptions {
   baseUrl: string;

@@ -18,9 +18,9 @@ import { DEFAULT_DELTA_NATS, samplerOfRun } from "./settings";
 //
 // Pacing: at most `concurrencyPerProvider` requests in flight per provider; a 429 pauses that
 // provider for its Retry-After (or, without one, for the backoff); 5xx and network errors are
-// retried with jittered backoff (lib/jobs/backoff.ts), up to `maxAttempts` per request. Before each request the worst case of everything spent, in flight and
-// the request itself is checked against maxCostUsd: a request that could pass the cap is not sent
-// and the run stops, saying so.
+// retried with jittered backoff (lib/jobs/backoff.ts), up to `maxAttempts` per request. Before
+// each request the worst case of everything spent, in flight and the request itself is checked
+// against maxCostUsd: a request that could pass the cap is not sent and the run stops, saying so.
 
 export interface RunnerOptions {
   concurrencyPerProvider?: number;
