@@ -12,10 +12,10 @@ export async function register() {
     const reason = (err as Error).message.split("\n")[0];
     console.error(`[routeboard] the database cannot be reached at start (${reason}); will retry on the next request or poll`);
   }
-  const { startScheduler } = await import("./lib/poller/service");
+  const { startScheduler } = await import("./lib/jobs/poll");
   if (startScheduler()) console.log("[routeboard] poll scheduler started");
-  const { startProbeWorker } = await import("./lib/probe/service");
+  const { startProbeWorker } = await import("./lib/jobs/probe-worker");
   if (startProbeWorker()) console.log("[routeboard] probe worker started");
-  const { startAlertSender } = await import("./lib/alerts/service");
+  const { startAlertSender } = await import("./lib/jobs/alert-sender");
   if (startAlertSender()) console.log("[routeboard] alert sender started");
 }

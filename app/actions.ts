@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { pollNow } from "@/lib/poller/service";
+import { pollNow } from "@/lib/jobs/poll";
 
 export interface PollActionState {
   message: string;

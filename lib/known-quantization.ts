@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Db } from "./db/engines";
+import type { Db, DbOrTx } from "./db/engines";
 import { KNOWN_QUANTIZATIONS } from "./openrouter/quantizations";
 
 // Team knowledge: what an endpoint really serves, when the team knows better than what
@@ -21,7 +21,7 @@ export interface KnownQuantizationEntry {
   recordedAt: string;
 }
 
-export async function listKnownQuantizations(db: Db, modelId: string): Promise<KnownQuantizationEntry[]> {
+export async function listKnownQuantizations(db: DbOrTx, modelId: string): Promise<KnownQuantizationEntry[]> {
   const rows = await db.knownQuantization.findMany({ where: { modelId }, orderBy: { tag: "asc" } });
   return rows.map((r) => ({
     tag: r.tag,

@@ -2,7 +2,8 @@ import "server-only";
 import Decimal from "decimal.js";
 import type { Db } from "../db/engines";
 import type { ActivityRow, ManagementClient } from "../openrouter/management";
-import { currentPipelineKey, recordKeyUsage } from "../keys/records";
+import { currentPipelineKey } from "../keys/pipeline-key";
+import { recordKeyUsage } from "../keys/records";
 
 // Reads OpenRouter's /activity (the last 30 completed UTC days, and today's rows while it lasts)
 // and stores it per day, model and endpoint. A day that comes back replaces what was stored for it,

@@ -1,16 +1,16 @@
-import type { Db } from "../db/engines";
+import type { DbOrTx } from "../db/engines";
 import type { Prisma } from "../db/generated/client";
 import { compare, readComparisonData } from "../queries/comparison";
 import { writeAlertEvent } from "./outbox";
 import { evaluateView, type ViewAlertState } from "./view-conditions";
 
-// Called inside the transaction that writes a model's snapshot (lib/poller/store.ts, after the
-// poll is recorded, so the comparison reads the snapshot just written) and the one that stores a
-// probe run's results (lib/probe/runner.ts): every saved view of the model with alerts on is
-// evaluated on the model's stored facts, its events go to the outbox and its state is updated, all
-// committed with the snapshot or not at all.
+// A reaction (lib/reactions/registry.ts) to a model's snapshot (lib/poller/store.ts, published
+// after the poll is recorded, so the comparison reads the snapshot just written) and to a probe
+// run's results (lib/probe/runner.ts), inside the transaction that writes them: every saved view
+// of the model with alerts on is evaluated on the model's stored facts, its events go to the
+// outbox and its state is updated, all committed with the snapshot or not at all.
 
-export async function detectViewAlerts(tx: Prisma.TransactionClient, modelId: string, observedAt: Date): Promise<number> {
+export async function detectViewAlerts(tx: DbOrTx, modelId: string, observedAt: Date): Promise<number> {
   const views = await tx.savedView.findMany({
     where: { modelId, alert: { is: { enabled: true } } },
     include: { alert: true },
@@ -18,7 +18,7 @@ export async function detectViewAlerts(tx: Prisma.TransactionClient, modelId: st
   });
   if (views.length === 0) return 0;
   // The reads are plain queries: through the transaction they see the rows it has written.
-  const data = await readComparisonData(tx as unknown as Db, modelId);
+  const data = await readComparisonData(tx, modelId);
   if (!data) return 0;
   let written = 0;
   for (const view of views) {

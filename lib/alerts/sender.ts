@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/engines";
+import { backoffMs } from "../jobs/backoff";
 import { slackBody, webhookBody, type EventForMessage } from "./payload";
 import { DeliveryError, postJson, type PostResult } from "./post";
 import { EVENT_ID_HEADER, signDelivery, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "./sign";
@@ -13,7 +14,8 @@ import { EVENT_ID_HEADER, signDelivery, SIGNATURE_HEADER, TIMESTAMP_HEADER } fro
 // - A view's events go to a channel in the order they happened: a row is not taken while an
 //   earlier event of the same view (or, for events without a view, an earlier one without a view)
 //   to the same channel is still waiting, being sent or being retried. "Send test" events skip the line.
-// - A failed attempt is retried with exponential backoff; after maxAttempts the row is 'failed'.
+// - A failed attempt is retried with jittered exponential backoff (lib/jobs/backoff.ts); after
+//   maxAttempts the row is 'failed'.
 // - Delivery is at least once: a message sent whose 'sent' mark was not committed (a crash in
 //   between) is sent again after the lease; receivers drop duplicates by eventId.
 
@@ -25,7 +27,7 @@ export interface SenderOptions {
   /** This sender's name in claimedBy. */
   workerId?: string;
   maxAttempts?: number;
-  /** The wait after the first failed attempt; doubled after each next one, capped at maxDelayMs. */
+  /** The longest wait after the first failed attempt; doubled after each next one, capped at maxDelayMs (lib/jobs/backoff.ts). */
   baseDelayMs?: number;
   maxDelayMs?: number;
   leaseSeconds?: number;
@@ -127,12 +129,6 @@ export function requestFor(delivery: ClaimedDelivery, baseUrl: string, now = new
   return { body, headers };
 }
 
-/** The wait before attempt n+1 after n failed ones: base·2^(n-1), capped, with ±20% jitter. */
-export function backoffMs(failedAttempts: number, baseDelayMs: number, maxDelayMs: number, random = Math.random): number {
-  const plain = Math.min(maxDelayMs, baseDelayMs * 2 ** Math.max(0, failedAttempts - 1));
-  return Math.round(plain * (0.8 + 0.4 * random()));
-}
-
 export type DeliveryOutcome = "sent" | "retrying" | "failed" | "lost-claim";
 
 /** Sends one claimed delivery and records what happened (only while the claim is still ours). */
@@ -149,7 +145,7 @@ export async function sendClaimed(db: Db, delivery: ClaimedDelivery, workerId: s
   }
   const giveUp = error !== null && (error.permanent || delivery.attempts >= maxAttempts);
   const status: DeliveryOutcome = error === null ? "sent" : giveUp ? "failed" : "retrying";
-  const retryAt = new Date(Date.now() + backoffMs(delivery.attempts, baseDelayMs, maxDelayMs));
+  const retryAt = new Date(Date.now() + backoffMs(delivery.attempts, { baseMs: baseDelayMs, capMs: maxDelayMs }));
   const updated = await db.alertDelivery.updateMany({
     where: { id: delivery.id, claimedBy: workerId, status: "sending" },
     data: {

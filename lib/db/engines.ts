@@ -4,7 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { PrismaClient } from "./generated/client";
+import { PrismaClient, type Prisma } from "./generated/client";
 import { lockEmbeddedDir } from "./embedded-lock";
 import { EMBEDDED_START_PARAMS, prepareEmbeddedDir } from "./embedded-template";
 import { migrate, readMigrations, type Migration, type SqlConnection } from "./migrate";
@@ -15,6 +15,13 @@ import { migrate, readMigrations, type Migration, type SqlConnection } from "./m
 // (see embedded-lock.ts).
 
 export type Db = PrismaClient;
+
+/**
+ * The client or a transaction (`db.$transaction(async (tx) => ...)`): everything a read or a
+ * write needs, but not `$transaction` itself. A function that takes it runs the same inside a
+ * writer's transaction (seeing the rows written so far) as outside it, with no cast.
+ */
+export type DbOrTx = Prisma.TransactionClient;
 
 export interface OpenedDb {
   db: Db;

@@ -1,9 +1,10 @@
-import type { Prisma } from "../db/generated/client";
+import type { DbOrTx } from "../db/engines";
 import type { NormalisedSnapshot } from "../poller/normalise";
 import { DEFAULT_UPTIME_THRESHOLD, diffSnapshots, type EndpointState } from "./changes";
 
-// Called by the snapshot writer inside its transaction, before the new poll is recorded: compares
-// the snapshot being written with the model's previous successful one and stores the changes.
+// A reaction (lib/reactions/registry.ts) to a model's snapshot, inside the writer's transaction
+// (lib/poller/store.ts): compares the snapshot just written with the model's previous successful
+// one and stores the changes.
 // Detected once, at write time; pages only read ChangeEvent. No env here: the poller runs in
 // processes without the server's modules (the threshold comes in through the cycle's options).
 
@@ -18,16 +19,18 @@ interface PreviousRow {
 }
 
 export async function recordChanges(
-  tx: Prisma.TransactionClient,
+  tx: DbOrTx,
   modelId: string,
   observedAt: Date,
   snapshot: NormalisedSnapshot,
   uptimeThreshold: number = DEFAULT_UPTIME_THRESHOLD,
+  /** The poll record of the snapshot being written, when it is already stored: not its own previous. */
+  writtenPollId?: number,
 ): Promise<number> {
-  // The poll being written is recorded after this runs, so the newest ok poll is the previous one
-  // (read through the (modelId, startedAt) index).
+  // The newest ok poll other than the one being written is the previous one (read through the
+  // (modelId, startedAt) index).
   const last = await tx.modelPoll.findFirst({
-    where: { modelId, ok: true },
+    where: { modelId, ok: true, ...(writtenPollId === undefined ? {} : { id: { not: writtenPollId } }) },
     orderBy: { startedAt: "desc" },
     select: { observedAt: true },
   });

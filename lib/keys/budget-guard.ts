@@ -5,7 +5,8 @@ import { exactUsd } from "../money";
 import type { ManagementClient } from "../openrouter/management";
 import { currentBudget } from "../spend/budget";
 import { spendOverview } from "../spend/queries";
-import { currentPipelineKey, describeLimit } from "./records";
+import { currentPipelineKey } from "./pipeline-key";
+import { describeLimit } from "./records";
 
 // The answer a pipeline asks for before each batch (GET /api/budget): may it spend, and if not, why.
 // OpenRouter enforces the key's limit itself; this adds the budget's own view and the emergency stop,

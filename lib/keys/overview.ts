@@ -2,7 +2,8 @@ import "server-only";
 import Decimal from "decimal.js";
 import type { Db } from "../db/engines";
 import type { ManagedKey, ManagementClient } from "../openrouter/management";
-import { currentPipelineKey, recentKeyChanges, type KeyChangeEntry, type PipelineKeyChoice } from "./records";
+import { currentPipelineKey, type PipelineKeyChoice } from "./pipeline-key";
+import { recentKeyChanges, type KeyChangeEntry } from "./records";
 
 // What the spend page's "Keys" section shows: the account's keys as OpenRouter reports them now,
 // the pipeline key, the change log, and — when OpenRouter cannot be read — the last figures stored.

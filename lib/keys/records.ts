@@ -1,8 +1,9 @@
 import "server-only";
 import Decimal from "decimal.js";
-import { detectKeyLimitAlert } from "../alerts/detect-budget";
 import type { Db } from "../db/engines";
 import type { ManagedKey } from "../openrouter/management";
+import { publishWritten } from "../reactions/publish";
+import { currentPipelineKey } from "./pipeline-key";
 
 // What the dashboard stores about OpenRouter keys: which key is the pipeline's (by hash only),
 // every change made to a key (who, when, before, after), and the pipeline key's usage over time.
@@ -28,16 +29,8 @@ export async function recentKeyChanges(db: Db, limit = 50): Promise<KeyChangeEnt
   return rows.map((r) => ({ ...r, at: r.at.toISOString(), action: r.action as KeyChangeAction }));
 }
 
-export interface PipelineKeyChoice {
-  hash: string;
-  name: string;
-  chosenAt: string;
-}
-
-export async function currentPipelineKey(db: Db): Promise<PipelineKeyChoice | null> {
-  const row = await db.pipelineKey.findFirst({ orderBy: [{ chosenAt: "desc" }, { id: "desc" }] });
-  return row ? { hash: row.keyHash, name: row.name, chosenAt: row.chosenAt.toISOString() } : null;
-}
+// Kept here too for the callers that read it with the records (the spend page's sections).
+export { currentPipelineKey, type PipelineKeyChoice } from "./pipeline-key";
 
 export async function choosePipelineKey(db: Db, key: { hash: string; name: string }, actor: string): Promise<void> {
   const before = await currentPipelineKey(db);
@@ -72,8 +65,8 @@ export async function recordKeyUsage(db: Db, key: ManagedKey, demo: boolean, obs
         demo,
       },
     });
-    // The key-limit alert of the pipeline key, in the same transaction.
-    await detectKeyLimitAlert(tx, { hash: key.hash, name: key.name, limitRemaining: row.limitRemaining?.toString() ?? null }, demo, observedAt);
+    // What reacts to it (the pipeline key's limit alert) runs in this transaction.
+    await publishWritten(tx, { kind: "key-usage", hash: key.hash, name: key.name, limitRemaining: row.limitRemaining?.toString() ?? null, demo, observedAt });
   });
 }
 

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { retryDelayMs } from "../jobs/backoff";
 import { OpenRouterError } from "./errors";
 import {
   creditsResponseSchema,
@@ -13,8 +14,9 @@ import {
 import { chatCompletionSchema, type ChatCompletion, type ChatRequest } from "./chat-schemas";
 
 // The OpenRouter HTTP client: every response validated with zod, a timeout per attempt, and
-// retries with jittered exponential backoff on network errors, timeouts, 429 (honouring
-// Retry-After) and 5xx. Other 4xx and malformed bodies fail at once with a typed error.
+// retries with jittered exponential backoff (lib/jobs/backoff.ts, capped at maxRetryAfterMs) on
+// network errors, timeouts, 429 (honouring Retry-After) and 5xx. Other 4xx and malformed bodies
+// fail at once with a typed error.
 
 export interface OpenRouterClientOptions {
   baseUrl: string;
@@ -161,8 +163,7 @@ export function createOpenRouterRequest(options: OpenRouterClientOptions): OpenR
           error.retryAfterMs,
         );
       }
-      const backoff = baseDelayMs * 2 ** (attempt - 1);
-      await sleep(waitMs ?? backoff / 2 + Math.random() * (backoff / 2));
+      await sleep(retryDelayMs(attempt, { baseMs: baseDelayMs, capMs: maxRetryAfterMs }, waitMs));
     }
   };
 }

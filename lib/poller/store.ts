@@ -1,12 +1,13 @@
 import type { Db } from "../db/engines";
 import { Prisma } from "../db/generated/client";
-import { detectViewAlerts } from "../alerts/detect-views";
-import { recordChanges } from "../history/record-changes";
+import { publishWritten } from "../reactions/publish";
 import { hashJson, type NormalisedSnapshot } from "./normalise";
 
 // Writes one model's snapshot in a single transaction: endpoints, new versions of their static
 // facts, one narrow sample row each, the raw response (only when its body is new) and the poll
-// record. A failure rolls all of it back, so there is never half a snapshot.
+// record, then publishes it to its reactions (the change log, the views' alerts: see
+// lib/reactions/registry.ts) in the same transaction. A failure rolls all of it back, so there is
+// never half a snapshot.
 
 export interface SnapshotMeta {
   cycleId: number;
@@ -67,7 +68,6 @@ export async function writeSnapshot(db: Db, snapshot: NormalisedSnapshot, meta: 
         });
       }
       if (samples.length) await tx.endpointSample.createMany({ data: samples });
-      await recordChanges(tx, modelId, observedAt, snapshot, meta.uptimeThreshold);
 
       const poll = await tx.modelPoll.create({
         data: {
@@ -87,8 +87,8 @@ export async function writeSnapshot(db: Db, snapshot: NormalisedSnapshot, meta: 
         },
         select: { id: true },
       });
-      // The saved views' alerts, on the snapshot just written (its poll is recorded above).
-      await detectViewAlerts(tx, modelId, observedAt);
+      // What reacts to it (the change log, the saved views' alerts) sees the poll recorded above.
+      await publishWritten(tx, { kind: "snapshot", modelId, pollId: poll.id, observedAt, snapshot, uptimeThreshold: meta.uptimeThreshold });
       await tx.watchedModel.update({
         where: { id: modelId },
         data: { name: snapshot.modelName, pollLeaseUntil: null },

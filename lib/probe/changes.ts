@@ -1,9 +1,10 @@
-import type { Prisma } from "../db/generated/client";
+import type { DbOrTx } from "../db/engines";
 
 // A verdict that changed since the model's previous completed probe goes into the change log
-// (kind "probe"), in the same transaction that stores the run's results.
+// (kind "probe"): a reaction (lib/reactions/registry.ts) to a run's results, in the same
+// transaction that stores them.
 
-export async function recordVerdictChanges(tx: Prisma.TransactionClient, modelId: string, runId: number): Promise<number> {
+export async function recordVerdictChanges(tx: DbOrTx, modelId: string, runId: number): Promise<number> {
   const current = await tx.probeResult.findMany({ where: { runId } });
   const previousRun = await tx.probeRun.findFirst({
     where: { modelId, status: "done", id: { lt: runId } },

@@ -2,14 +2,14 @@ import Decimal from "decimal.js";
 import type { Db } from "../db/engines";
 import type { OpenRouterClient } from "../openrouter/client";
 import { OpenRouterError } from "../openrouter/errors";
-import { recordVerdictChanges } from "./changes";
+import { publishWritten } from "../reactions/publish";
+import { retryDelayMs } from "../jobs/backoff";
 import type { DivergenceEvidence } from "./methods/types";
 import { chatRequestFor, type PlannedEndpoint } from "./plan";
 import { promptsOfRun } from "./prompt-sets";
 import { answerRecord } from "./answer-record";
 import { computeResults } from "./results";
 import { DEFAULT_DELTA_NATS, samplerOfRun } from "./settings";
-import { detectViewAlerts } from "../alerts/detect-views";
 
 // Runs a probe outside any HTTP request. The run row is the job: claimRun() takes a queued run,
 // or a running one whose worker died (its lease expired), with an atomic UPDATE; processRun()
@@ -17,10 +17,10 @@ import { detectViewAlerts } from "../alerts/detect-views";
 // stored is never sent again; a request that was in flight when a worker died is sent again.
 //
 // Pacing: at most `concurrencyPerProvider` requests in flight per provider; a 429 pauses that
-// provider for its Retry-After; 5xx and network errors are retried with jittered backoff, up to
-// `maxAttempts` per request. Before each request the worst case of everything spent, in flight and
-// the request itself is checked against maxCostUsd: a request that could pass the cap is not sent
-// and the run stops, saying so.
+// provider for its Retry-After (or, without one, for the backoff); 5xx and network errors are
+// retried with jittered backoff (lib/jobs/backoff.ts), up to `maxAttempts` per request. Before
+// each request the worst case of everything spent, in flight and the request itself is checked
+// against maxCostUsd: a request that could pass the cap is not sent and the run stops, saying so.
 
 export interface RunnerOptions {
   concurrencyPerProvider?: number;
@@ -35,6 +35,8 @@ export interface RunnerOptions {
 }
 
 export const PROBE_LEASE_SECONDS = 30;
+/** No backoff between a request's attempts is longer than this (a Retry-After may be). */
+const MAX_RETRY_DELAY_MS = 60_000;
 
 /** Claims the oldest run that is queued, or running with an expired lease; its id and lease, or null. */
 export async function claimRun(db: Db, leaseSeconds = PROBE_LEASE_SECONDS, runId?: number): Promise<{ id: number; lease: Date } | null> {
@@ -155,14 +157,10 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
       const final = !retryable || attempts >= maxAttempts;
       let notBefore = 0;
       if (!final) {
-        if (error.status === 429) {
-          const wait = error.retryAfterMs ?? baseDelayMs * 2 ** (attempts - 1);
-          pausedUntil.set(provider, Math.max(pausedUntil.get(provider) ?? 0, Date.now() + wait));
-          notBefore = Date.now() + wait;
-        } else {
-          const backoff = baseDelayMs * 2 ** (attempts - 1);
-          notBefore = Date.now() + backoff / 2 + Math.random() * (backoff / 2);
-        }
+        const wait = retryDelayMs(attempts, { baseMs: baseDelayMs, capMs: MAX_RETRY_DELAY_MS }, error.status === 429 ? error.retryAfterMs : null);
+        notBefore = Date.now() + wait;
+        // A 429 pauses the whole provider, not only this request.
+        if (error.status === 429) pausedUntil.set(provider, Math.max(pausedUntil.get(provider) ?? 0, notBefore));
       }
       await db.$transaction([
         db.probeRequest.update({
@@ -277,10 +275,8 @@ export async function finishRun(db: Db, runId: number, status: "done" | "cancell
     });
     await tx.probeRun.update({ where: { id: runId }, data: { status, error, finishedAt: new Date(), leaseUntil: null } });
     await tx.probeActiveRun.deleteMany({ where: { runId } });
-    if (status === "done") {
-      await recordVerdictChanges(tx, run.modelId, runId);
-      await detectViewAlerts(tx, run.modelId, new Date());
-    }
+    // A finished run's results are published to their reactions (the change log, the views' alerts).
+    if (status === "done") await publishWritten(tx, { kind: "probe-result", modelId: run.modelId, runId, observedAt: new Date() });
   }, { timeout: 60_000, maxWait: 30_000 });
   return status;
 }

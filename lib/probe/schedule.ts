@@ -4,7 +4,7 @@ import type { Db } from "../db/engines";
 import { createProbeRun, estimateProbe, money } from "./runs";
 
 // The optional scheduled re-probe, off by default. For a model whose schedule is on, after each
-// poll cycle (lib/poller/after-cycle.ts) a run is queued when one is due:
+// poll cycle (lib/jobs/after-cycle.ts) a run is queued when one is due:
 //   - weekly: the model's latest probe (by hand or scheduled) is a week old, or there is none;
 //   - on a change: the poller logged an endpoint that appeared, or changed its quantization or tag
 //     (ChangeEvent kinds added / quantization / tag), since the schedule last looked.

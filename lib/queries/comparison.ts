@@ -1,4 +1,4 @@
-import type { Db } from "../db/engines";
+import type { Db, DbOrTx } from "../db/engines";
 import { listKnownQuantizations, type KnownQuantizationEntry } from "../known-quantization";
 import { buildRoutingExport, type RoutingExport } from "../routing/export";
 import { evaluateRules, type Verdict } from "../rules/evaluate";
@@ -29,7 +29,7 @@ export interface Comparison extends ComparisonData {
 type LinkParams = Record<string, string | string[] | undefined> | URLSearchParams;
 
 /** The stored facts of a model the comparison is decided on, or null when it is not watched. */
-export async function readComparisonData(db: Db, modelId: string): Promise<ComparisonData | null> {
+export async function readComparisonData(db: DbOrTx, modelId: string): Promise<ComparisonData | null> {
   const [snapshot, known, probes] = await Promise.all([latestProviders(db, modelId), listKnownQuantizations(db, modelId), latestVerdicts(db, modelId)]);
   return snapshot ? { snapshot, known, probes } : null;
 }

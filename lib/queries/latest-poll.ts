@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "../db/client";
-import { schedulerState } from "../poller/service";
+import { schedulerState } from "../jobs/poll";
 import { snapshotVersion, type SnapshotIdentity } from "../snapshot-version";
 import { watchedModelsForView } from "./cached";
 import { memo, READ_REUSE_MS } from "./memo";

@@ -1,4 +1,4 @@
-import type { Db } from "../db/engines";
+import type { Db, DbOrTx } from "../db/engines";
 
 export interface WatchedModelSummary {
   id: string;
@@ -58,6 +58,6 @@ export async function listWatchedModels(db: Db): Promise<WatchedModelSummary[]> 
   }));
 }
 
-export async function findWatchedModel(db: Db, id: string) {
+export async function findWatchedModel(db: DbOrTx, id: string) {
   return db.watchedModel.findFirst({ where: { id, active: true }, select: { id: true, name: true } });
 }

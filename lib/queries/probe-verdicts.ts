@@ -1,4 +1,4 @@
-import type { Db } from "../db/engines";
+import type { Db, DbOrTx } from "../db/engines";
 
 // Each endpoint's verdict in the model's latest completed fidelity probe: what the rules, the
 // badges and the view alerts read.
@@ -18,7 +18,7 @@ export interface LatestVerdict {
   demo?: boolean;
 }
 
-export async function latestVerdicts(db: Db, modelId: string): Promise<LatestVerdict[]> {
+export async function latestVerdicts(db: DbOrTx, modelId: string): Promise<LatestVerdict[]> {
   const run = await db.probeRun.findFirst({ where: { modelId, status: "done" }, orderBy: { id: "desc" } });
   if (!run) return [];
   const results = await db.probeResult.findMany({ where: { runId: run.id } });

@@ -1,4 +1,4 @@
-import type { Db } from "../db/engines";
+import type { Db, DbOrTx } from "../db/engines";
 import { priceString } from "../money";
 import { findWatchedModel } from "./models";
 
@@ -51,7 +51,7 @@ interface SampleRow {
   cache_read_price: string | null;
 }
 
-export async function latestProviders(db: Db, modelId: string): Promise<ProvidersSnapshot | null> {
+export async function latestProviders(db: DbOrTx, modelId: string): Promise<ProvidersSnapshot | null> {
   const model = await findWatchedModel(db, modelId);
   if (!model) return null;
   const [lastGood, lastAny] = await Promise.all([

@@ -1,6 +1,6 @@
 import "server-only";
 import Decimal from "decimal.js";
-import type { Db } from "../db/engines";
+import type { Db, DbOrTx } from "../db/engines";
 
 // The budget the team spends against. Every change is a new row; the newest is in force.
 
@@ -13,7 +13,7 @@ export interface BudgetSetting {
 
 export const DEFAULT_BUDGET_USD = "100";
 
-export async function currentBudget(db: Db): Promise<BudgetSetting | null> {
+export async function currentBudget(db: DbOrTx): Promise<BudgetSetting | null> {
   const row = await db.budget.findFirst({ orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
   return row ? { amountUsd: row.amountUsd.toFixed(2), startAt: row.startAt, saved: true } : null;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import Decimal from "decimal.js";
-import type { Db } from "../db/engines";
+import type { Db, DbOrTx } from "../db/engines";
 import { centsUsd, exactUsd } from "../money";
 import type { BudgetSetting } from "./budget";
 import { DEFAULT_BUDGET_USD } from "./budget";
@@ -49,7 +49,7 @@ interface LatestRow {
   credits_usage: string | null;
 }
 
-export async function spendOverview(db: Db, setting: BudgetSetting | null, now = new Date(), windowHours = BURN_WINDOW_HOURS): Promise<SpendOverview> {
+export async function spendOverview(db: DbOrTx, setting: BudgetSetting | null, now = new Date(), windowHours = BURN_WINDOW_HOURS): Promise<SpendOverview> {
   const [counts] = await db.$queryRaw<Array<{ n: number; first_at: Date | null }>>`
     SELECT count(*)::int AS n, min("observedAt") AS first_at FROM "SpendSnapshot" WHERE "observedAt" <= ${now}`;
   const startAt = setting?.startAt ?? counts.first_at ?? now;

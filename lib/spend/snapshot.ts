@@ -1,9 +1,9 @@
 import "server-only";
 import Decimal from "decimal.js";
-import { detectSpendAlerts } from "../alerts/detect-budget";
 import type { Db } from "../db/engines";
 import type { OpenRouterClient } from "../openrouter/client";
 import { OpenRouterError } from "../openrouter/errors";
+import { publishWritten } from "../reactions/publish";
 
 // Reads what the key has spent (GET /key) and, where the key may, the account's credits
 // (GET /credits: management keys only; anything else answers 403) and stores one SpendSnapshot.
@@ -31,7 +31,7 @@ export async function recordSpendSnapshot(db: Db, client: OpenRouterClient, now 
     if (!forbidden) console.error("[spend] GET /credits failed:", (err as Error).message);
   }
   const k = key.data.data;
-  // The budget alerts (steps reached, run-out) are decided on this snapshot, in its transaction.
+  // What reacts to it (the budget alerts: steps reached, run-out) runs in its transaction.
   const row = await db.$transaction(async (tx) => {
     const created = await tx.spendSnapshot.create({
       data: {
@@ -44,7 +44,7 @@ export async function recordSpendSnapshot(db: Db, client: OpenRouterClient, now 
         demo: key.demo,
       },
     });
-    await detectSpendAlerts(tx, now, key.demo);
+    await publishWritten(tx, { kind: "spend-snapshot", observedAt: now, demo: key.demo });
     return created;
   });
   return { observedAt: row.observedAt, usage: row.usage.toString(), credits: creditsState };

@@ -1,7 +1,7 @@
 import "server-only";
 import Decimal from "decimal.js";
 import type { Dataset } from "../budget/cost";
-import type { Db } from "../db/engines";
+import type { Db, DbOrTx } from "../db/engines";
 import { listedPriceLateral } from "../spend/listed-price";
 
 // Actual usage, aggregated in SQL: by provider and model (with the listed price OpenRouter showed
@@ -84,7 +84,7 @@ export interface DatasetUsage {
   projectedCostUsd: string | null;
 }
 
-export async function usageByDataset(db: Db, plan: Dataset[]): Promise<DatasetUsage[]> {
+export async function usageByDataset(db: DbOrTx, plan: Dataset[]): Promise<DatasetUsage[]> {
   const rows = await db.$queryRaw<Array<{ dataset: string | null; requests: number; input_tokens: string; output_tokens: string; cost: string }>>`
     SELECT dataset, count(*)::int AS requests, sum("inputTokens")::text AS input_tokens,
            sum("outputTokens")::text AS output_tokens, sum("costUsd")::text AS cost

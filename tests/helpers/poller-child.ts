@@ -18,7 +18,9 @@ export interface Child {
 }
 
 export function spawnPoller(env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, ["--import", "tsx", "tests/integration/fixtures/poll-child.ts"], {
+  // As a server process: the snapshot's reactions (lib/reactions/registry.ts) reach modules marked
+  // server-only, which load under the react-server condition only (as in `npm run demo`).
+  const proc = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/integration/fixtures/poll-child.ts"], {
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "inherit"],
   });

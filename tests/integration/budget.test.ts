@@ -2,7 +2,7 @@ import Decimal from "decimal.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { OpenedDb } from "@/lib/db/engines";
 import { createOpenRouterClient } from "@/lib/openrouter/client";
-import { runAfterCycleSteps } from "@/lib/poller/after-cycle";
+import { runAfterCycleSteps } from "@/lib/jobs/after-cycle";
 import { runPollCycle } from "@/lib/poller/cycle";
 import { budgetGuard } from "@/lib/keys/budget-guard";
 import { currentBudget, saveBudget } from "@/lib/spend/budget";

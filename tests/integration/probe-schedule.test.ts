@@ -2,7 +2,7 @@ import Decimal from "decimal.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { OpenedDb } from "@/lib/db/engines";
 import { createOpenRouterClient } from "@/lib/openrouter/client";
-import { runAfterCycleSteps } from "@/lib/poller/after-cycle";
+import { runAfterCycleSteps } from "@/lib/jobs/after-cycle";
 import { runPollCycle } from "@/lib/poller/cycle";
 import { cancelRun, estimateProbe, getRunView, money } from "@/lib/probe/runs";
 import { getSchedule, saveSchedule, scheduleInputSchema, WEEK_MS } from "@/lib/probe/schedule";

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { maskUrl } from "@/lib/alerts/channels";
 import { slackBody, webhookBody } from "@/lib/alerts/payload";
 import { truncateUtf8 } from "@/lib/alerts/post";
-import { backoffMs } from "@/lib/alerts/sender";
 import { newWebhookSecret, signDelivery } from "@/lib/alerts/sign";
 
 const event = {
@@ -68,14 +67,6 @@ describe("small rules of delivery", () => {
     expect(maskUrl("https://hooks.slack.com/services/T000/B000/abcdefghWXYZ")).toBe("https://hooks.slack.com/…WXYZ");
     expect(maskUrl("http://127.0.0.1:8080/hook?token=s3cr3t-t0k3n")).toBe("http://127.0.0.1:8080/…0k3n");
     expect(maskUrl("https://example.com/")).toBe("https://example.com");
-  });
-
-  it("doubles the wait after each failure, capped, within ±20%", () => {
-    const mid = () => 0.5;
-    expect([1, 2, 3, 4, 5].map((n) => backoffMs(n, 30_000, 3_600_000, mid))).toEqual([30_000, 60_000, 120_000, 240_000, 480_000]);
-    expect(backoffMs(20, 30_000, 3_600_000, mid)).toBe(3_600_000);
-    expect(backoffMs(1, 30_000, 3_600_000, () => 0)).toBe(24_000);
-    expect(backoffMs(1, 30_000, 3_600_000, () => 1)).toBe(36_000);
   });
 
   it("keeps at most 1 KB of an answer without cutting a character", () => {

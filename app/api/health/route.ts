@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { getOpenedDb } from "@/lib/db/client";
 import { healthReport } from "@/lib/queries/health";
-import { schedulerFacts } from "@/lib/poller/service";
+import { schedulerFacts } from "@/lib/jobs/poll";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { bearerMatches } from "@/lib/security/basic-auth";
 import { env } from "@/lib/env";
 import { guarded, jsonError, readJson } from "@/lib/http";
-import { pollNow } from "@/lib/poller/service";
+import { pollNow } from "@/lib/jobs/poll";
 
 export const dynamic = "force-dynamic";
 

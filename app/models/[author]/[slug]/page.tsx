@@ -13,7 +13,7 @@ import { SectionNav } from "@/components/models/page-sections";
 import { env } from "@/lib/env";
 import { formatUtc } from "@/lib/format";
 import { modelIdFromParams } from "@/lib/http";
-import { schedulerState } from "@/lib/poller/service";
+import { schedulerState } from "@/lib/jobs/poll";
 import { comparisonForView, viewsForModel, watchedModelsForView } from "@/lib/queries/cached";
 import { storedBudgetForView } from "@/lib/queries/stored-budget";
 import { SLUG } from "@/lib/saved-views";

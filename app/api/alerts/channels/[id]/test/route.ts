@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { channelIdParams, findChannel } from "@/lib/alerts/channels";
-import { wakeAlertSender } from "@/lib/alerts/service";
+import { wakeAlertSender } from "@/lib/jobs/alert-sender";
 import { writeTestEvent } from "@/lib/alerts/test-event";
 import { getDb } from "@/lib/db/client";
 import { guarded, jsonError, readParams } from "@/lib/http";

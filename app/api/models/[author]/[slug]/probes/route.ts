@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { guarded, jsonError, modelParamsSchema, readJson, readParams, readQuery } from "@/lib/http";
-import { wakeProbeWorker } from "@/lib/probe/service";
+import { wakeProbeWorker } from "@/lib/jobs/probe-worker";
 import { createProbeRun, listRuns, probeInputSchema } from "@/lib/probe/runs";
 import { findWatchedModel } from "@/lib/queries/models";
 

@@ -5,15 +5,17 @@ import { rollupStep } from "../history/rollup-step";
 import { probeScheduleStep } from "../probe/schedule-step";
 import { spendSnapshotStep } from "../spend/snapshot";
 
-// Work that runs once per poll cycle after the models are polled (spend snapshots, roll-ups of
-// old rows, ...). Each step fails on its own: an error is logged and the next step still runs.
+// The registry of work that runs once per poll cycle after the models are polled. Each step lives
+// in the folder that owns its work and imports nothing from here (this list checks its shape), so
+// no step and this registry import each other. They run in this order, each failing on its own:
+// an error is logged and the next step still runs.
 
 export interface AfterCycleStep {
   name: string;
   run(db: Db, client: OpenRouterClient, cycleId: number): Promise<void>;
 }
 
-export const afterCycleSteps: AfterCycleStep[] = [spendSnapshotStep, activityStep, rollupStep, probeScheduleStep];
+export const afterCycleSteps: readonly AfterCycleStep[] = [spendSnapshotStep, activityStep, rollupStep, probeScheduleStep];
 
 export async function runAfterCycleSteps(db: Db, client: OpenRouterClient, cycleId: number): Promise<void> {
   for (const step of afterCycleSteps) {
