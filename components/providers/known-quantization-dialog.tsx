@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { KNOWN_QUANTIZATIONS } from "@/lib/openrouter/quantizations";
+import { KNOWN_QUANTIZATIONS } from "@/lib/rules/vocabulary";
 import type { KnownQuantizationEntry } from "@/lib/known-quantization";
 import { apiFetch } from "../ui/api-fetch";
 

@@ -1,10 +1,10 @@
 "use client";
 
 import { useEffect, useState, type ReactNode } from "react";
-import { KNOWN_QUANTIZATIONS, type KnownQuantization } from "@/lib/openrouter/quantizations";
+import { KNOWN_QUANTIZATIONS, UPTIME_WINDOWS, type KnownQuantization, type UptimeWindow } from "@/lib/rules/vocabulary";
 import type { AuthorEndpointExcluded } from "@/lib/rules/author-endpoint";
 import { QUANT_CLASSES, QUANT_CLASS_IDS, type QuantClass } from "@/lib/rules/quantization";
-import { UPTIME_WINDOWS, type ComparisonState, type UptimeWindow } from "@/lib/view-state/comparison";
+import type { ComparisonState } from "@/lib/view-state/comparison";
 import { useRovingTabIndex } from "../ui/roving";
 
 type Patch = Partial<ComparisonState>;

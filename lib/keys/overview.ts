@@ -4,6 +4,9 @@ import type { Db } from "../db/engines";
 import type { ManagedKey, ManagementClient } from "../openrouter/management";
 import { currentPipelineKey, recentKeyChanges, type KeyChangeEntry, type PipelineKeyChoice } from "./records";
 
+/** A key as OpenRouter reports it: what the keys table draws. */
+export type { ManagedKey };
+
 // What the spend page's "Keys" section shows: the account's keys as OpenRouter reports them now,
 // the pipeline key, the change log, and — when OpenRouter cannot be read — the last figures stored.
 
