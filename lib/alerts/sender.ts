@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/engines";
 import { slackBody, webhookBody, type EventForMessage } from "./payload";

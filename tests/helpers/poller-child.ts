@@ -18,7 +18,7 @@ export interface Child {
 }
 
 export function spawnPoller(env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, ["--import", "tsx", "tests/integration/fixtures/poll-child.ts"], {
+  const proc = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/integration/fixtures/poll-child.ts"], {
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "inherit"],
   });
