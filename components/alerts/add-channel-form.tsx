@@ -5,9 +5,9 @@ import { useState, type FormEvent } from "react";
 import { apiFetch } from "@/components/ui/api-fetch";
 import { CopyButton } from "@/components/ui/copy-button";
 import { SubmitButton } from "@/components/ui/submit-button";
+import { CHANNEL_KINDS, CHANNELS, type ChannelKind } from "@/lib/alerts/channels";
 import { CHANNELS_KEY, type ChannelView } from "./types";
 
-type Kind = "webhook" | "slack";
 const FIELDS = ["kind", "name", "url", "secret"] as const;
 type Field = (typeof FIELDS)[number];
 
@@ -29,7 +29,7 @@ const inputClass =
 /** Adds a webhook or Slack channel; a generated webhook secret is shown here once. */
 export function AddChannelForm() {
   const queryClient = useQueryClient();
-  const [kind, setKind] = useState<Kind>("webhook");
+  const [kind, setKind] = useState<ChannelKind>("webhook");
   const [name, setName] = useState("");
   const [url, setUrl] = useState("");
   const [secret, setSecret] = useState("");
@@ -38,7 +38,7 @@ export function AddChannelForm() {
     mutationFn: () =>
       apiFetch<{ channel: ChannelView; secret: string | null }>("/api/alerts/channels", {
         method: "POST",
-        body: JSON.stringify({ kind, name, url, ...(kind === "webhook" && secret.trim() ? { secret: secret.trim() } : {}) }),
+        body: JSON.stringify({ kind, name, url, ...(CHANNELS[kind].signed && secret.trim() ? { secret: secret.trim() } : {}) }),
       }),
     onSuccess: (created) => {
       setShownSecret(created.secret ? { name: created.channel.name, secret: created.secret } : null);
@@ -60,9 +60,10 @@ export function AddChannelForm() {
       <form onSubmit={submit} aria-label="Add a channel" noValidate className="grid gap-3 rounded-md border border-slate-200 bg-slate-50 p-3 sm:grid-cols-[10rem_1fr] lg:grid-cols-[9rem_14rem_1fr_14rem_auto] lg:items-start">
         <div>
           <label htmlFor="channel-kind" className="block text-sm font-medium text-slate-700">Kind</label>
-          <select id="channel-kind" value={kind} onChange={(e) => setKind(e.target.value as Kind)} className={inputClass} aria-invalid={Boolean(errors.fields.kind)}>
-            <option value="webhook">Webhook</option>
-            <option value="slack">Slack</option>
+          <select id="channel-kind" value={kind} onChange={(e) => setKind(e.target.value as ChannelKind)} className={inputClass} aria-invalid={Boolean(errors.fields.kind)}>
+            {CHANNEL_KINDS.map((k) => (
+              <option key={k} value={k}>{CHANNELS[k].label}</option>
+            ))}
           </select>
         </div>
         <div>
@@ -71,21 +72,21 @@ export function AddChannelForm() {
           <FieldError id="channel-name-error" message={errors.fields.name} />
         </div>
         <div className="sm:col-span-2 lg:col-span-1">
-          <label htmlFor="channel-url" className="block text-sm font-medium text-slate-700">{kind === "slack" ? "Slack incoming-webhook URL" : "Webhook URL"}</label>
+          <label htmlFor="channel-url" className="block text-sm font-medium text-slate-700">{CHANNELS[kind].urlLabel}</label>
           <input
             id="channel-url"
             value={url}
             onChange={(e) => setUrl(e.target.value)}
             type="url"
             autoComplete="off"
-            placeholder={kind === "slack" ? "https://hooks.slack.com/services/…" : "https://example.com/routeboard-hook"}
+            placeholder={CHANNELS[kind].urlPlaceholder}
             className={`${inputClass} font-mono`}
             aria-invalid={Boolean(errors.fields.url)}
             aria-describedby="channel-url-error"
           />
           <FieldError id="channel-url-error" message={errors.fields.url} />
         </div>
-        {kind === "webhook" ? (
+        {CHANNELS[kind].signed ? (
           <div className="sm:col-span-2 lg:col-span-1">
             <label htmlFor="channel-secret" className="block text-sm font-medium text-slate-700">Signing secret (optional)</label>
             <input

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createChannel } from "@/lib/alerts/channels";
+import { createChannel } from "@/lib/alerts/channels/store";
 import { writeAlertEvent } from "@/lib/alerts/outbox";
 import { sendDueDeliveries } from "@/lib/alerts/sender";
 import { EmbeddedDatabaseInUse } from "@/lib/db/embedded-lock";
