@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { apiFetch } from "@/components/ui/api-fetch";
 import { CopyButton } from "@/components/ui/copy-button";
+import { fieldClass, Input } from "@/components/ui/input";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { CHANNEL_KINDS, CHANNELS, type ChannelKind } from "@/lib/alerts/channels";
 import { CHANNELS_KEY, type ChannelView } from "./types";
@@ -22,9 +23,6 @@ function byField(message: string): { fields: Partial<Record<Field, string>>; gen
   }
   return { fields, general: rest.length ? rest.join("; ") : null };
 }
-
-const inputClass =
-  "mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm aria-invalid:border-red-400 aria-invalid:bg-red-50";
 
 /** Adds a webhook or Slack channel; a generated webhook secret is shown here once. */
 export function AddChannelForm() {
@@ -60,7 +58,7 @@ export function AddChannelForm() {
       <form onSubmit={submit} aria-label="Add a channel" noValidate className="grid gap-3 rounded-md border border-slate-200 bg-slate-50 p-3 sm:grid-cols-[10rem_1fr] lg:grid-cols-[9rem_14rem_1fr_14rem_auto] lg:items-start">
         <div>
           <label htmlFor="channel-kind" className="block text-sm font-medium text-slate-700">Kind</label>
-          <select id="channel-kind" value={kind} onChange={(e) => setKind(e.target.value as ChannelKind)} className={inputClass} aria-invalid={Boolean(errors.fields.kind)}>
+          <select id="channel-kind" value={kind} onChange={(e) => setKind(e.target.value as ChannelKind)} className={fieldClass({ roomy: true, className: "mt-1 w-full text-sm" })} aria-invalid={Boolean(errors.fields.kind)}>
             {CHANNEL_KINDS.map((k) => (
               <option key={k} value={k}>{CHANNELS[k].label}</option>
             ))}
@@ -68,19 +66,20 @@ export function AddChannelForm() {
         </div>
         <div>
           <label htmlFor="channel-name" className="block text-sm font-medium text-slate-700">Name</label>
-          <input id="channel-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Pipeline ops" className={inputClass} aria-invalid={Boolean(errors.fields.name)} aria-describedby="channel-name-error" />
+          <Input id="channel-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Pipeline ops" roomy className="mt-1 w-full text-sm" aria-invalid={Boolean(errors.fields.name)} aria-describedby="channel-name-error" />
           <FieldError id="channel-name-error" message={errors.fields.name} />
         </div>
         <div className="sm:col-span-2 lg:col-span-1">
           <label htmlFor="channel-url" className="block text-sm font-medium text-slate-700">{CHANNELS[kind].urlLabel}</label>
-          <input
+          <Input
             id="channel-url"
             value={url}
             onChange={(e) => setUrl(e.target.value)}
             type="url"
             autoComplete="off"
             placeholder={CHANNELS[kind].urlPlaceholder}
-            className={`${inputClass} font-mono`}
+            roomy
+            className="mt-1 w-full font-mono text-sm"
             aria-invalid={Boolean(errors.fields.url)}
             aria-describedby="channel-url-error"
           />
@@ -89,14 +88,15 @@ export function AddChannelForm() {
         {CHANNELS[kind].signed ? (
           <div className="sm:col-span-2 lg:col-span-1">
             <label htmlFor="channel-secret" className="block text-sm font-medium text-slate-700">Signing secret (optional)</label>
-            <input
+            <Input
               id="channel-secret"
               value={secret}
               onChange={(e) => setSecret(e.target.value)}
               type="password"
               autoComplete="new-password"
               placeholder="generated when empty"
-              className={`${inputClass} font-mono`}
+              roomy
+              className="mt-1 w-full font-mono text-sm"
               aria-invalid={Boolean(errors.fields.secret)}
               aria-describedby="channel-secret-error"
             />

@@ -1,6 +1,7 @@
+import "server-only";
 import type { Prisma } from "../db/generated/client";
 import type { NormalisedSnapshot } from "../poller/normalise";
-import { DEFAULT_UPTIME_THRESHOLD, diffSnapshots, type EndpointState } from "./changes";
+import { DEFAULT_UPTIME_THRESHOLD, diffSnapshots, endpointState, type EndpointState } from "./changes";
 
 // Called by the snapshot writer inside its transaction, before the new poll is recorded: compares
 // the snapshot being written with the model's previous successful one and stores the changes.
@@ -50,15 +51,7 @@ export async function recordChanges(
       uptime30m: r.uptime30m,
     }));
   }
-  const next: EndpointState[] = snapshot.endpoints.map((e) => ({
-    tag: e.tag,
-    provider: e.providerName,
-    quantization: e.facts.quantization,
-    status: e.sample.status,
-    inputPricePerM: e.sample.inputPricePerM?.toString() ?? null,
-    outputPricePerM: e.sample.outputPricePerM?.toString() ?? null,
-    uptime30m: e.sample.uptime30m,
-  }));
+  const next = snapshot.endpoints.map(endpointState);
   const changes = diffSnapshots(previous, next, uptimeThreshold);
   if (!changes.length) return 0;
   const ids = new Map(

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Prisma } from "../db/generated/client";
 
 // A verdict that changed since the model's previous completed probe goes into the change log
