@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -32,5 +33,17 @@ describe("import boundaries", () => {
     const { status, output } = check("components/price.tsx");
     expect(output).toContain("no dependency violations found");
     expect(status).toBe(0);
+  });
+});
+
+describe("docs/architecture.md", () => {
+  it("names every folder of lib/ in its folder table", () => {
+    const folders = (readdirSync("lib", { recursive: true, withFileTypes: true }) as Array<{ name: string; parentPath: string; isDirectory(): boolean }>)
+      .filter((d) => d.isDirectory())
+      .map((d) => `${path.relative(".", path.join(d.parentPath, d.name)).split(path.sep).join("/")}/`)
+      .filter((folder) => !folder.startsWith("lib/db/generated/") || folder === "lib/db/generated/");
+    const rows = new Set([...readFileSync("docs/architecture.md", "utf8").matchAll(/^\| `(lib\/[^`]+\/)` \|/gm)].map((m) => m[1]));
+    expect(folders.length).toBeGreaterThan(15);
+    expect(folders.filter((folder) => !rows.has(folder))).toEqual([]);
   });
 });
