@@ -1,6 +1,7 @@
+import "server-only";
 import { z } from "zod";
 import type { Db, DbOrTx } from "./db/engines";
-import { KNOWN_QUANTIZATIONS } from "./openrouter/quantizations";
+import { KNOWN_QUANTIZATIONS } from "./rules/vocabulary";
 
 // Team knowledge: what an endpoint really serves, when the team knows better than what
 // OpenRouter reports (Fireworks reports "unknown" but serves NVFP4). The rules use it first.

@@ -1,6 +1,6 @@
 import type { Db } from "../lib/db/engines";
 import type { Prisma } from "../lib/db/generated/client";
-import { DEFAULT_UPTIME_THRESHOLD, diffSnapshots, type EndpointState } from "../lib/history/changes";
+import { DEFAULT_UPTIME_THRESHOLD, diffSnapshots, endpointState, type EndpointState } from "../lib/history/changes";
 import { rollupHistory } from "../lib/history/rollup";
 import { endpointsResponseSchema } from "../lib/openrouter/schemas";
 import { normaliseEndpoints, type NormalisedSnapshot } from "../lib/poller/normalise";
@@ -132,19 +132,6 @@ export async function generateDemoHistory(db: Db, options: DemoHistoryOptions = 
   }
   const changes = (await db.changeEvent.count({ where: { modelId } })) - changesBefore;
   return { polls: times.length, writtenBySnapshot, from: times[0], end, changes, hourlyRows };
-}
-
-/** What change detection compares, as record-changes.ts reads it from a snapshot. */
-function endpointState(e: NormalisedSnapshot["endpoints"][number]): EndpointState {
-  return {
-    tag: e.tag,
-    provider: e.providerName,
-    quantization: e.facts.quantization,
-    status: e.sample.status,
-    inputPricePerM: e.sample.inputPricePerM?.toString() ?? null,
-    outputPricePerM: e.sample.outputPricePerM?.toString() ?? null,
-    uptime30m: e.sample.uptime30m,
-  };
 }
 
 /** Each endpoint's id and the version its sample at `at` points to (what the next quiet polls reuse). */

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { AlertChannels } from "@/components/alerts/alert-channels";
 import { WatchedConditions } from "@/components/alerts/watched-conditions";
 import { DemoBanner } from "@/components/layout/demo-banner";
-import { listChannels } from "@/lib/alerts/channels";
+import { listChannels } from "@/lib/alerts/channels/store";
 import { getBudgetAlert } from "@/lib/alerts/detect-budget";
 import { listWatchedViews } from "@/lib/alerts/watched";
 import { getDb } from "@/lib/db/client";

@@ -2,23 +2,18 @@ import type { Metadata } from "next";
 import Decimal from "decimal.js";
 import { BudgetAlertsForm } from "@/components/alerts/budget-alerts-form";
 import { BudgetForm } from "@/components/spend/budget-form";
-import { getBudgetAlert } from "@/lib/alerts/detect-budget";
 import { burnDetail } from "@/components/spend/burn-detail";
 import { SpendChart } from "@/components/spend/spend-chart";
 import { UsageByDatasetTable, UsageByProviderTable } from "@/components/usage/usage-tables";
 import { UsageUploadForm } from "@/components/usage/upload-form";
 import { formatUsd } from "@/lib/budget/cost";
 import { getDb } from "@/lib/db/client";
-import { env } from "@/lib/env";
 import { formatUtc } from "@/lib/format";
-import { currentBudget } from "@/lib/spend/budget";
-import { spendIsDemo, spendOverview, spendSeries } from "@/lib/spend/queries";
+import { spendPageData, type SpendPageData } from "@/lib/queries/spend-page";
 import { DemoBanner } from "@/components/layout/demo-banner";
 import { ProbeSpend } from "@/components/fidelity/probe-spend";
-import { probeSpend } from "@/lib/probe/spend";
 import { KeysSection } from "@/components/spend/keys/keys-section";
 import { ActivitySection } from "@/components/spend/activity/activity-section";
-import { usageByDataset, usageByProvider, usageTotals } from "@/lib/usage/queries";
 import { budgetParsers } from "@/lib/view-state/budget";
 
 export const dynamic = "force-dynamic";
@@ -30,19 +25,7 @@ interface Props {
 
 export default async function SpendPage({ searchParams }: Props) {
   const plan = budgetParsers.ds.parseServerSide((await searchParams).ds);
-  const db = await getDb();
-  const keyConfigured = Boolean(env.OPENROUTER_API_KEY); // only whether it is set ever leaves this line
-  const setting = await currentBudget(db);
-  const now = new Date();
-  const overview = await spendOverview(db, setting, now);
-  const [demo, series, byProvider, byDataset, totals, probes] = await Promise.all([
-    spendIsDemo(db, setting ? new Date(setting.startAt) : null),
-    overview.baseline ? spendSeries(db, new Date(overview.baseline.at), now, overview.baseline.usage) : Promise.resolve([]),
-    usageByProvider(db),
-    usageByDataset(db, plan),
-    usageTotals(db),
-    probeSpend(db),
-  ]);
+  const { keyConfigured, overview, demo, series, byProvider, byDataset, totals, probes, budgetAlert, keys, activity } = await spendPageData(await getDb(), plan);
   const projection =
     overview.latest && overview.spent && overview.runOut && overview.runOut.at !== "exhausted"
       ? {
@@ -96,11 +79,11 @@ export default async function SpendPage({ searchParams }: Props) {
             Tracking began after the budget’s start: spend is counted from the first snapshot ({formatUtc(overview.baseline.at)}).
           </p>
         )}
-        <BudgetAlertsForm initial={await getBudgetAlert(db)} />
+        <BudgetAlertsForm initial={budgetAlert} />
       </section>
 
-      <KeysSection db={db} budgetUsd={overview.budget.amountUsd} />
-      <ActivitySection db={db} />
+      <KeysSection data={keys} budgetUsd={overview.budget.amountUsd} />
+      {activity && <ActivitySection data={activity} />}
 
       <section aria-labelledby="usage-heading" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
         <div>
@@ -130,7 +113,7 @@ export default async function SpendPage({ searchParams }: Props) {
   );
 }
 
-function SpendFigures({ overview }: { overview: Awaited<ReturnType<typeof spendOverview>> }) {
+function SpendFigures({ overview }: { overview: SpendPageData["overview"] }) {
   const { spent, remaining, burn, runOut } = overview;
   const figure = (label: string, value: string, detail?: string, tone = "") => (
     <div className={`rounded-md border border-slate-200 p-3 ${tone}`}>

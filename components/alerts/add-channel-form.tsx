@@ -4,10 +4,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { apiFetch } from "@/components/ui/api-fetch";
 import { CopyButton } from "@/components/ui/copy-button";
+import { fieldClass, Input } from "@/components/ui/input";
 import { SubmitButton } from "@/components/ui/submit-button";
+import { CHANNEL_KINDS, CHANNELS, type ChannelKind } from "@/lib/alerts/channels";
 import { CHANNELS_KEY, type ChannelView } from "./types";
 
-type Kind = "webhook" | "slack";
 const FIELDS = ["kind", "name", "url", "secret"] as const;
 type Field = (typeof FIELDS)[number];
 
@@ -23,13 +24,10 @@ function byField(message: string): { fields: Partial<Record<Field, string>>; gen
   return { fields, general: rest.length ? rest.join("; ") : null };
 }
 
-const inputClass =
-  "mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm aria-invalid:border-red-400 aria-invalid:bg-red-50";
-
 /** Adds a webhook or Slack channel; a generated webhook secret is shown here once. */
 export function AddChannelForm() {
   const queryClient = useQueryClient();
-  const [kind, setKind] = useState<Kind>("webhook");
+  const [kind, setKind] = useState<ChannelKind>("webhook");
   const [name, setName] = useState("");
   const [url, setUrl] = useState("");
   const [secret, setSecret] = useState("");
@@ -38,7 +36,7 @@ export function AddChannelForm() {
     mutationFn: () =>
       apiFetch<{ channel: ChannelView; secret: string | null }>("/api/alerts/channels", {
         method: "POST",
-        body: JSON.stringify({ kind, name, url, ...(kind === "webhook" && secret.trim() ? { secret: secret.trim() } : {}) }),
+        body: JSON.stringify({ kind, name, url, ...(CHANNELS[kind].signed && secret.trim() ? { secret: secret.trim() } : {}) }),
       }),
     onSuccess: (created) => {
       setShownSecret(created.secret ? { name: created.channel.name, secret: created.secret } : null);
@@ -60,42 +58,45 @@ export function AddChannelForm() {
       <form onSubmit={submit} aria-label="Add a channel" noValidate className="grid gap-3 rounded-md border border-slate-200 bg-slate-50 p-3 sm:grid-cols-[10rem_1fr] lg:grid-cols-[9rem_14rem_1fr_14rem_auto] lg:items-start">
         <div>
           <label htmlFor="channel-kind" className="block text-sm font-medium text-slate-700">Kind</label>
-          <select id="channel-kind" value={kind} onChange={(e) => setKind(e.target.value as Kind)} className={inputClass} aria-invalid={Boolean(errors.fields.kind)}>
-            <option value="webhook">Webhook</option>
-            <option value="slack">Slack</option>
+          <select id="channel-kind" value={kind} onChange={(e) => setKind(e.target.value as ChannelKind)} className={fieldClass({ roomy: true, className: "mt-1 w-full text-sm" })} aria-invalid={Boolean(errors.fields.kind)}>
+            {CHANNEL_KINDS.map((k) => (
+              <option key={k} value={k}>{CHANNELS[k].label}</option>
+            ))}
           </select>
         </div>
         <div>
           <label htmlFor="channel-name" className="block text-sm font-medium text-slate-700">Name</label>
-          <input id="channel-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Pipeline ops" className={inputClass} aria-invalid={Boolean(errors.fields.name)} aria-describedby="channel-name-error" />
+          <Input id="channel-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Pipeline ops" roomy className="mt-1 w-full text-sm" aria-invalid={Boolean(errors.fields.name)} aria-describedby="channel-name-error" />
           <FieldError id="channel-name-error" message={errors.fields.name} />
         </div>
         <div className="sm:col-span-2 lg:col-span-1">
-          <label htmlFor="channel-url" className="block text-sm font-medium text-slate-700">{kind === "slack" ? "Slack incoming-webhook URL" : "Webhook URL"}</label>
-          <input
+          <label htmlFor="channel-url" className="block text-sm font-medium text-slate-700">{CHANNELS[kind].urlLabel}</label>
+          <Input
             id="channel-url"
             value={url}
             onChange={(e) => setUrl(e.target.value)}
             type="url"
             autoComplete="off"
-            placeholder={kind === "slack" ? "https://hooks.slack.com/services/…" : "https://example.com/routeboard-hook"}
-            className={`${inputClass} font-mono`}
+            placeholder={CHANNELS[kind].urlPlaceholder}
+            roomy
+            className="mt-1 w-full font-mono text-sm"
             aria-invalid={Boolean(errors.fields.url)}
             aria-describedby="channel-url-error"
           />
           <FieldError id="channel-url-error" message={errors.fields.url} />
         </div>
-        {kind === "webhook" ? (
+        {CHANNELS[kind].signed ? (
           <div className="sm:col-span-2 lg:col-span-1">
             <label htmlFor="channel-secret" className="block text-sm font-medium text-slate-700">Signing secret (optional)</label>
-            <input
+            <Input
               id="channel-secret"
               value={secret}
               onChange={(e) => setSecret(e.target.value)}
               type="password"
               autoComplete="new-password"
               placeholder="generated when empty"
-              className={`${inputClass} font-mono`}
+              roomy
+              className="mt-1 w-full font-mono text-sm"
               aria-invalid={Boolean(errors.fields.secret)}
               aria-describedby="channel-secret-error"
             />

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/components/ui/api-fetch";
+import { CHANNEL_KINDS, CHANNELS } from "@/lib/alerts/channels";
 import { AddChannelForm } from "./add-channel-form";
 import { ChannelCard } from "./channel-card";
 import { CHANNELS_KEY, type ChannelView } from "./types";
@@ -18,8 +19,7 @@ export function AlertChannels({ initialChannels }: { initialChannels: ChannelVie
       <div>
         <h2 id="channels-heading" className="text-lg font-semibold">Channels</h2>
         <p className="text-sm text-slate-600">
-          A webhook receives signed JSON (schema in docs/alerts.md); Slack receives a readable message with a link back to the view. URLs and secrets stay on
-          the server once saved.
+          {CHANNEL_KINDS.map((k) => CHANNELS[k].description).join("; ")}. URLs and secrets stay on the server once saved.
         </p>
       </div>
       <AddChannelForm />

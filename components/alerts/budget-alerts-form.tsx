@@ -3,6 +3,7 @@
 import { useState } from "react";
 import type { BudgetAlertSettings } from "@/lib/alerts/detect-budget";
 import { apiFetch } from "../ui/api-fetch";
+import { Input } from "@/components/ui/input";
 
 // The global budget conditions (PUT /api/alerts/budget): spend steps, run-out, the pipeline key's
 // limit_remaining. Shown on /spend beside the budget they are about.
@@ -48,13 +49,13 @@ export function BudgetAlertsForm({ initial }: { initial: BudgetAlertSettings }) 
       </label>
       <div className="flex flex-wrap items-center gap-2">
         <label htmlFor="key-limit-below">The pipeline key’s limit remaining falls below (USD)</label>
-        <input
+        <Input
           id="key-limit-below"
           inputMode="decimal"
           value={keyLimit}
           onChange={(e) => setKeyLimit(e.target.value)}
           placeholder="off"
-          className="w-28 rounded-md border border-slate-300 px-2 py-1"
+          className="w-28"
         />
       </div>
       <button type="submit" disabled={busy} className="rounded-md bg-indigo-600 px-3 py-1 font-medium text-white disabled:opacity-60">

@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-fetch";
+import { CHANNELS } from "@/lib/alerts/channels";
 import { DeliveryHistory } from "./delivery-history";
 import { CHANNELS_KEY, deliveriesKey, type ChannelView } from "./types";
 
@@ -48,7 +49,7 @@ export function ChannelCard({ channel }: { channel: ChannelView }) {
         <div className="min-w-0">
           <h3 id={headingId} className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
             {channel.name}
-            <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-normal text-slate-700">{channel.kind === "slack" ? "Slack" : "Webhook"}</span>
+            <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-normal text-slate-700">{CHANNELS[channel.kind].label}</span>
             {!channel.enabled && <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-normal text-amber-900">disabled</span>}
           </h3>
           <p className="mt-0.5 text-xs text-slate-600">

@@ -5,6 +5,7 @@ import { useEffect, useId, useState } from "react";
 import type { ViewAlertSettings } from "@/lib/alerts/view-settings";
 import { apiFetch } from "../ui/api-fetch";
 import { PrivateFeedLink } from "./private-feed-link";
+import { Input } from "@/components/ui/input";
 
 // A saved view's alert conditions (GET/PUT /api/views/{slug}/alerts). Loaded on demand by the
 // saved views panel's "Alerts" button, so the model page does not carry it.
@@ -83,13 +84,13 @@ export default function ViewAlertsEditor({ slug, name }: { slug: string; name: s
           <label htmlFor={`${id}-threshold`} className="mt-1 block">
             Uptime threshold (%)
           </label>
-          <input
+          <Input
             id={`${id}-threshold`}
             inputMode="decimal"
             value={threshold}
             onChange={(e) => setThreshold(e.target.value)}
             placeholder="the view’s uptime rule, else 95"
-            className="w-56 rounded-md border border-slate-300 bg-white px-2 py-1"
+            className="w-56 bg-white"
           />
         </fieldset>
         <div className="flex flex-wrap items-center gap-3">

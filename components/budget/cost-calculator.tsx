@@ -11,6 +11,7 @@ import Link from "next/link";
 import { budgetParsers, ignoredBudgetKeys, parseAsDatasets } from "@/lib/view-state/budget";
 import { ProviderCostTable } from "./provider-cost-table";
 import { validateRow, WorkloadTable, type DraftRow } from "./workload-table";
+import { Input } from "@/components/ui/input";
 
 // The data budget calculator: a workload of datasets, a budget, and what the plan costs at each
 // included provider. The plan and the budget live in the URL (lib/view-state/budget.ts), so a
@@ -106,7 +107,7 @@ export function CostCalculator({ providers, storedBudget, rulesNote }: Props) {
           <label htmlFor="budget-input" className="block text-sm font-medium text-slate-700">Budget (USD)</label>
           <div className="mt-1 flex items-center gap-1">
             <span className="text-slate-500">$</span>
-            <input
+            <Input
               id="budget-input"
               value={budgetDraft}
               inputMode="decimal"
@@ -117,7 +118,7 @@ export function CostCalculator({ providers, storedBudget, rulesNote }: Props) {
                 const value = parseBudget(e.target.value);
                 if (value) void setState({ budget: value.eq(stored) ? null : value.toFixed() });
               }}
-              className={`w-32 rounded-md border px-2 py-1 text-right font-mono ${budgetError ? "border-red-400 bg-red-50" : "border-slate-300"}`}
+              className="w-32 text-right font-mono"
             />
           </div>
           {budgetError && <p id="budget-error" className="mt-1 max-w-64 text-xs text-red-700">{budgetError}</p>}

@@ -3,6 +3,7 @@
 import { useId } from "react";
 import { formatTokens, parseTokens } from "@/lib/budget/tokens";
 import { DATASET_NAME, MAX_DATASETS } from "@/lib/view-state/budget";
+import { Input } from "@/components/ui/input";
 
 // The workload as editable rows. Each field is kept as typed; a value that does not parse gets
 // an inline message and is never turned into a number.
@@ -69,7 +70,7 @@ export function WorkloadTable({ rows, errors, totals, onChange, onRemove, onAdd 
                     const names = { name: "Dataset name", input: "Input tokens", output: "Output tokens" };
                     return (
                       <td key={field} className="px-3 py-2">
-                        <input
+                        <Input
                           aria-label={`${names[field]}, ${label}`}
                           aria-invalid={Boolean(e[field])}
                           aria-describedby={e[field] ? errorId : undefined}
@@ -77,9 +78,7 @@ export function WorkloadTable({ rows, errors, totals, onChange, onRemove, onAdd 
                           inputMode={field === "name" ? "text" : "decimal"}
                           spellCheck={false}
                           onChange={(ev) => onChange(row.key, field, ev.target.value)}
-                          className={`w-full min-w-20 rounded-md border px-2 py-1 font-mono text-sm ${
-                            e[field] ? "border-red-400 bg-red-50" : "border-slate-300"
-                          }`}
+                          className="w-full min-w-20 font-mono text-sm"
                         />
                         {e[field] && (
                           <p id={errorId} className="mt-1 max-w-56 text-xs text-red-700">{e[field]}</p>

@@ -13,6 +13,7 @@ import { ProbeMargin } from "./probe-margin";
 import { ProbeSchedule } from "./probe-schedule";
 import { PromptSetPicker, type PromptChoice } from "./prompt-set-picker";
 import { VerdictBadge } from "./verdict-badge";
+import { fieldClass, Input } from "@/components/ui/input";
 
 // The model page's "Fidelity" section: choose a reference and the endpoints to probe, see the
 // estimate, run the probe on the server, watch it, cancel it, and read each endpoint's verdict.
@@ -120,7 +121,7 @@ export function FidelitySection({ modelId, endpoints }: Props) {
         <div className="space-y-3">
           <label className="block text-sm">
             <span className="font-medium text-slate-700">Reference endpoint</span>
-            <select value={reference} onChange={(e) => setReference(e.target.value)} className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-1">
+            <select value={reference} onChange={(e) => setReference(e.target.value)} className={fieldClass({ className: "mt-1 block w-full bg-white" })}>
               {!reference && <option value="">Pick the reference…</option>}
               {endpoints.map((e) => (
                 <option key={e.tag} value={e.tag}>
@@ -133,7 +134,7 @@ export function FidelitySection({ modelId, endpoints }: Props) {
           <PromptSetPicker value={prompts} onChange={setPrompts} />
           <label className="block text-sm">
             <span className="font-medium text-slate-700">Cost cap (USD)</span>
-            <input value={cap} onChange={(e) => setCap(e.target.value)} inputMode="decimal" className="mt-1 block w-32 rounded-md border border-slate-300 px-2 py-1" />
+            <Input value={cap} onChange={(e) => setCap(e.target.value)} inputMode="decimal" className="mt-1 block w-32" />
           </label>
           <p className="text-sm text-slate-700" aria-live="polite">
             {probed.length === 0

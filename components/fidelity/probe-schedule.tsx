@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import type { ScheduleView } from "@/lib/probe/schedule";
 import { formatUtc } from "@/lib/format";
 import { apiFetch } from "../ui/api-fetch";
+import { Input } from "@/components/ui/input";
 
 // The scheduled re-probe of one model: off by default; on, the server queues a run weekly and
 // when an endpoint appears or changes its quantization or tag, under a monthly cost cap. A run the
@@ -45,7 +46,7 @@ export function ProbeSchedule({ basePath }: { basePath: string }) {
         </label>
         <label className="flex items-center gap-2">
           <span className="text-slate-700">Monthly cap (USD)</span>
-          <input value={cap} onChange={(e) => setCap(e.target.value)} inputMode="decimal" className="w-24 rounded-md border border-slate-300 px-2 py-1" />
+          <Input value={cap} onChange={(e) => setCap(e.target.value)} inputMode="decimal" className="w-24" />
         </label>
         <button type="submit" disabled={!data || !dirty || save.isPending} className="rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-50 disabled:opacity-50">
           Save schedule

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { formatUtc } from "@/lib/format";
 import type { PromptSetSummary } from "@/lib/probe/prompt-sets";
+import { fieldClass } from "@/components/ui/input";
 
 // Which prompts a probe sends: the built-in set or one the team uploaded as JSONL (its own
 // data-generation prompts are the best probe). An upload with a bad line is refused whole, and
@@ -70,7 +71,7 @@ export function PromptSetPicker({ value, onChange }: Props) {
         <select
           value={key(value)}
           onChange={(e) => onChange(e.target.value === "builtin" ? "builtin" : { id: Number(e.target.value) })}
-          className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-1"
+          className={fieldClass({ className: "mt-1 block w-full bg-white" })}
         >
           {(sets.data ?? [{ id: "builtin", name: "Built-in", version: "…", prompts: 0, createdAt: null }]).map((s) => (
             <option key={String(s.id)} value={String(s.id)}>

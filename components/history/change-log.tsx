@@ -8,6 +8,7 @@ import { CHANGE_KINDS, type ChangeKind } from "@/lib/history/changes";
 import { changeLogParsers } from "@/lib/view-state/change-log";
 import { useSnapshotVersion } from "../models/live-snapshot";
 import { apiFetch, modelApiPath } from "../ui/api-fetch";
+import { fieldClass } from "@/components/ui/input";
 
 const KIND_LABELS: Record<ChangeKind, string> = {
   added: "Provider added",
@@ -82,7 +83,7 @@ export function ChangeLog({ modelId, currentProviders = [] }: { modelId: string;
         <div className="flex flex-wrap gap-2 text-sm">
           <label className="flex items-center gap-1.5 text-slate-600">
             Kind
-            <select aria-label="Kind" value={kind} onChange={(e) => setKind(e.target.value as ChangeKind | "")} className="rounded-md border border-slate-300 bg-white px-2 py-1 text-slate-800">
+            <select aria-label="Kind" value={kind} onChange={(e) => setKind(e.target.value as ChangeKind | "")} className={fieldClass({ className: "bg-white text-slate-800" })}>
               <option value="">All kinds</option>
               {CHANGE_KINDS.map((k) => (
                 <option key={k} value={k}>{KIND_LABELS[k]}</option>
@@ -91,7 +92,7 @@ export function ChangeLog({ modelId, currentProviders = [] }: { modelId: string;
           </label>
           <label className="flex items-center gap-1.5 text-slate-600">
             Provider
-            <select aria-label="Provider" value={provider} onChange={(e) => setProvider(e.target.value)} className="rounded-md border border-slate-300 bg-white px-2 py-1 text-slate-800">
+            <select aria-label="Provider" value={provider} onChange={(e) => setProvider(e.target.value)} className={fieldClass({ className: "bg-white text-slate-800" })}>
               <option value="">All providers</option>
               {[...new Set([...currentProviders, ...providers, ...(provider ? [provider] : [])])].sort((a, b) => a.localeCompare(b)).map((p) => (
                 <option key={p} value={p}>{p}</option>

@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiFetch } from "../ui/api-fetch";
+import { fieldClass, Input } from "@/components/ui/input";
 
 interface Props {
   current?: string;
@@ -44,7 +45,7 @@ export function ModelPicker({ current, models }: Props) {
             aria-label="Model"
             value={current}
             onChange={(e) => router.push(`/models/${e.target.value}`)}
-            className="rounded-md border border-slate-300 bg-white px-2 py-1"
+            className={fieldClass({ className: "bg-white" })}
           >
             {models.map((m) => (
               <option key={m.id} value={m.id}>
@@ -63,13 +64,13 @@ export function ModelPicker({ current, models }: Props) {
       >
         <label className="flex flex-col gap-1">
           <span className="text-xs text-slate-500">Watch another model</span>
-          <input
+          <Input
             aria-label="OpenRouter model id"
             value={id}
             onChange={(e) => setId(e.target.value)}
             placeholder="author/slug"
             required
-            className="w-44 rounded-md border border-slate-300 px-2 py-1 font-mono text-xs"
+            className="w-44 font-mono text-xs"
           />
         </label>
         <button type="submit" disabled={add.isPending} className="rounded-md border border-slate-300 bg-white px-2.5 py-1 hover:bg-slate-50 disabled:opacity-60">

@@ -3,9 +3,10 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { KNOWN_QUANTIZATIONS } from "@/lib/openrouter/quantizations";
+import { KNOWN_QUANTIZATIONS } from "@/lib/rules/vocabulary";
 import type { KnownQuantizationEntry } from "@/lib/known-quantization";
 import { apiFetch } from "../ui/api-fetch";
+import { fieldClass, Input } from "@/components/ui/input";
 
 interface Props {
   modelId: string;
@@ -83,7 +84,7 @@ export function KnownQuantizationDialog({ modelId, target, onClose }: Props) {
               required
               value={quantization}
               onChange={(e) => setQuantization(e.target.value)}
-              className="rounded-md border border-slate-300 px-2 py-1"
+              className={fieldClass()}
             >
               <option value="" disabled>
                 Choose what it really serves…
@@ -104,12 +105,12 @@ export function KnownQuantizationDialog({ modelId, target, onClose }: Props) {
               maxLength={500}
               defaultValue={target.known?.note ?? ""}
               placeholder="confirmed by the provider's docs"
-              className="rounded-md border border-slate-300 px-2 py-1"
+              className={fieldClass()}
             />
           </label>
           <label className="flex flex-col gap-1 text-sm">
             Your name
-            <input name="recordedBy" required maxLength={80} defaultValue={target.known?.recordedBy ?? ""} className="rounded-md border border-slate-300 px-2 py-1" />
+            <Input name="recordedBy" required maxLength={80} defaultValue={target.known?.recordedBy ?? ""} />
           </label>
           {target.known && (
             <p className="text-xs text-slate-500">

@@ -1,11 +1,12 @@
 "use client";
 
 import { useEffect, useState, type ReactNode } from "react";
-import { KNOWN_QUANTIZATIONS, type KnownQuantization } from "@/lib/openrouter/quantizations";
+import { KNOWN_QUANTIZATIONS, UPTIME_WINDOWS, type KnownQuantization, type UptimeWindow } from "@/lib/rules/vocabulary";
 import type { AuthorEndpointExcluded } from "@/lib/rules/author-endpoint";
 import { QUANT_CLASSES, QUANT_CLASS_IDS, type QuantClass } from "@/lib/rules/quantization";
-import { UPTIME_WINDOWS, type ComparisonState, type UptimeWindow } from "@/lib/view-state/comparison";
+import type { ComparisonState } from "@/lib/view-state/comparison";
 import { useRovingTabIndex } from "../ui/roving";
+import { fieldClass, Input } from "@/components/ui/input";
 
 type Patch = Partial<ComparisonState>;
 
@@ -116,7 +117,7 @@ export function RulesPanel({ state, onChange, authorExcluded = [] }: Props) {
             <select
               value={state.upw}
               onChange={(e) => onChange({ upw: e.target.value as UptimeWindow })}
-              className="rounded-md border border-slate-300 bg-white px-2 py-1"
+              className={fieldClass({ className: "bg-white" })}
             >
               {UPTIME_WINDOWS.map((w) => (
                 <option key={w} value={w}>
@@ -183,7 +184,7 @@ function NumberInput({
     setText((current) => (Number(current) === Number(value) && current !== "" && value !== "" ? current : value));
   }, [value]);
   return (
-    <input
+    <Input
       inputMode="decimal"
       value={text}
       placeholder={placeholder}
@@ -193,7 +194,7 @@ function NumberInput({
         setText(v);
         if (v !== ".") onCommit(v.endsWith(".") ? v.slice(0, -1) : v);
       }}
-      className="rounded-md border border-slate-300 px-2 py-1 tabular-nums"
+      className="tabular-nums"
     />
   );
 }

@@ -10,6 +10,7 @@ import { savedByText } from "@/lib/saved-view-author";
 import type { SavedViewEntry } from "@/lib/saved-views";
 import { apiFetch } from "../ui/api-fetch";
 import { ShortLink, useBrowserOrigin } from "./short-link";
+import { Input } from "@/components/ui/input";
 
 interface Props {
   modelId: string;
@@ -75,14 +76,14 @@ export function SavedViewsPanel({ modelId, views, activeSlug, query, includedCou
         }}
       >
         <label className="sr-only" htmlFor="view-name">View name</label>
-        <input
+        <Input
           id="view-name"
           value={name}
           onChange={(e) => setName(e.target.value)}
           required
           maxLength={80}
           placeholder="e.g. EAGLE-3 full precision"
-          className="min-w-0 flex-1 rounded-md border border-slate-300 px-2 py-1 text-sm"
+          className="min-w-0 flex-1 text-sm"
         />
         <button type="submit" disabled={create.isPending} className="rounded-md bg-indigo-600 px-3 py-1 text-sm font-medium text-white disabled:opacity-60">
           Save view

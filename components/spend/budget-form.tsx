@@ -4,6 +4,7 @@ import { useActionState, useState } from "react";
 import { saveBudgetAction, type BudgetActionState } from "@/app/spend/actions";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { BUDGET_BOUNDS } from "@/lib/budget/amount";
+import { Input } from "@/components/ui/input";
 
 /** Budget amount and start time (UTC), saved by a server action. */
 export function BudgetForm({ amountUsd, startAt }: { amountUsd: string; startAt: string }) {
@@ -17,7 +18,7 @@ export function BudgetForm({ amountUsd, startAt }: { amountUsd: string; startAt:
     <form action={action} aria-label="Budget" className="flex flex-wrap items-end gap-3">
       <div>
         <label htmlFor="budget-amount" className="block text-sm font-medium text-slate-700">Budget (USD)</label>
-        <input
+        <Input
           id="budget-amount"
           name="amountUsd"
           value={amount}
@@ -26,12 +27,12 @@ export function BudgetForm({ amountUsd, startAt }: { amountUsd: string; startAt:
           required
           aria-invalid={refused && state.message.startsWith("Budget")}
           aria-describedby="budget-bounds"
-          className="mt-1 w-36 rounded-md border border-slate-300 px-2 py-1 text-right font-mono aria-invalid:border-red-400 aria-invalid:bg-red-50"
+          className="mt-1 w-36 text-right font-mono"
         />
       </div>
       <div>
         <label htmlFor="budget-start" className="block text-sm font-medium text-slate-700">Start (UTC)</label>
-        <input
+        <Input
           id="budget-start"
           name="startAt"
           type="datetime-local"
@@ -40,7 +41,7 @@ export function BudgetForm({ amountUsd, startAt }: { amountUsd: string; startAt:
           onChange={(e) => setStart(e.target.value)}
           required
           aria-invalid={refused && state.message.startsWith("Start")}
-          className="mt-1 rounded-md border border-slate-300 px-2 py-1 font-mono text-sm aria-invalid:border-red-400 aria-invalid:bg-red-50"
+          className="mt-1 font-mono text-sm"
         />
       </div>
       <SubmitButton pending={pending} busy="Saving…">Save budget</SubmitButton>

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "../db/engines";
 import type { Prisma } from "../db/generated/client";
 import { compare, readComparisonData } from "../queries/comparison";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "../db/engines";
 import { getView } from "../saved-views";
 import { showValue } from "./feed-values";

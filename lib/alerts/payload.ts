@@ -1,65 +1,26 @@
-// What each channel kind receives for one alert event. The webhook body is a documented, versioned
-// schema (README, "Alerts: channels and delivery"); add fields freely, but a change to the meaning
-// or type of one is a new schemaVersion.
+import { CHANNELS, type ChannelKind } from "./channels";
+import { SIGNATURE_HEADER } from "./channels/webhook";
+import type { EventForMessage } from "./message";
+import { signDelivery } from "./sign";
 
-export interface EventForMessage {
-  eventId: string;
-  kind: string;
-  viewSlug: string | null;
-  viewName: string | null;
-  modelId: string | null;
-  summary: string;
-  data: unknown;
-  observedAt: Date;
-}
+// The payload builder: the request a channel receives for one alert event, body and headers, built
+// by its kind's definition (lib/alerts/channels/) and signed when the kind signs and the channel
+// has a secret.
 
-export interface WebhookBodyV1 {
-  schemaVersion: 1;
-  eventId: string;
-  kind: string;
-  occurredAt: string;
-  view: { slug: string; name: string; url: string } | null;
-  model: string | null;
-  summary: string;
-  data: unknown;
-}
+export type { EventForMessage } from "./message";
+export { viewUrl } from "./message";
+export { webhookBody, type WebhookBodyV1 } from "./channels/webhook";
+export { slackBody } from "./channels/slack";
 
-/** The absolute address of a saved view (or of the alerts page when the event has no view). */
-export function viewUrl(baseUrl: string, slug: string): string {
-  return new URL(`/v/${encodeURIComponent(slug)}`, baseUrl).toString();
-}
-
-export function webhookBody(event: EventForMessage, baseUrl: string): WebhookBodyV1 {
-  return {
-    schemaVersion: 1,
-    eventId: event.eventId,
-    kind: event.kind,
-    occurredAt: event.observedAt.toISOString(),
-    view: event.viewSlug ? { slug: event.viewSlug, name: event.viewName ?? event.viewSlug, url: viewUrl(baseUrl, event.viewSlug) } : null,
-    model: event.modelId,
-    summary: event.summary,
-    data: event.data,
-  };
-}
-
-/** Slack's mrkdwn needs only these three escaped. */
-function slackEscape(text: string): string {
-  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
-}
-
-/** A Slack incoming-webhook message: the sentence, a link back to the view, and where it came from. */
-export function slackBody(event: EventForMessage, baseUrl: string) {
-  const link = event.viewSlug
-    ? `<${viewUrl(baseUrl, event.viewSlug)}|${slackEscape(event.viewName ?? event.viewSlug)}>`
-    : `<${new URL("/alerts", baseUrl).toString()}|Routeboard alerts>`;
-  const context = [`*${slackEscape(event.kind)}*`, event.modelId ? `\`${slackEscape(event.modelId)}\`` : null, event.observedAt.toISOString()]
-    .filter(Boolean)
-    .join(" · ");
-  return {
-    text: `${event.summary} (${event.viewName ?? "Routeboard"})`,
-    blocks: [
-      { type: "section", text: { type: "mrkdwn", text: `${slackEscape(event.summary)}\n${link}` } },
-      { type: "context", elements: [{ type: "mrkdwn", text: `${context} · event ${event.eventId}` }] },
-    ],
-  };
+export function channelRequest(
+  kind: ChannelKind,
+  event: EventForMessage,
+  { baseUrl, secret, now = new Date() }: { baseUrl: string; secret: string | null; now?: Date },
+): { body: string; headers: Record<string, string> } {
+  const channel = CHANNELS[kind];
+  const body = JSON.stringify(channel.body(event, baseUrl));
+  const timestamp = Math.floor(now.getTime() / 1000);
+  const headers = channel.headers(event, timestamp);
+  if (channel.signed && secret) headers[SIGNATURE_HEADER] = signDelivery(secret, timestamp, body);
+  return { body, headers };
 }

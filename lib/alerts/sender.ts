@@ -1,9 +1,10 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/engines";
 import { backoffMs } from "../jobs/backoff";
-import { slackBody, webhookBody, type EventForMessage } from "./payload";
+import { isChannelKind } from "./channels";
+import { channelRequest, type EventForMessage } from "./payload";
 import { DeliveryError, postJson, type PostResult } from "./post";
-import { EVENT_ID_HEADER, signDelivery, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "./sign";
 
 // The sender: carries AlertDelivery rows (written by writeAlertEvent in lib/alerts/outbox.ts) to
 // their channels. All its state is in the database, so it survives restarts and several
@@ -116,17 +117,13 @@ export async function claimDeliveries(db: Db, workerId: string, leaseSeconds: nu
     }));
 }
 
-/** The request a channel receives for one event: body and headers. */
+/**
+ * The request a channel receives for one event: body and headers, by its kind's definition. Kinds
+ * are checked when a channel is created; a row given an unknown kind by hand is sent as a webhook.
+ */
 export function requestFor(delivery: ClaimedDelivery, baseUrl: string, now = new Date()): { body: string; headers: Record<string, string> } {
-  if (delivery.channelKind === "slack") return { body: JSON.stringify(slackBody(delivery.event, baseUrl)), headers: {} };
-  const body = JSON.stringify(webhookBody(delivery.event, baseUrl));
-  const timestamp = Math.floor(now.getTime() / 1000);
-  const headers: Record<string, string> = {
-    [EVENT_ID_HEADER]: delivery.event.eventId,
-    [TIMESTAMP_HEADER]: String(timestamp),
-  };
-  if (delivery.channelSecret) headers[SIGNATURE_HEADER] = signDelivery(delivery.channelSecret, timestamp, body);
-  return { body, headers };
+  const kind = isChannelKind(delivery.channelKind) ? delivery.channelKind : "webhook";
+  return channelRequest(kind, delivery.event, { baseUrl, secret: delivery.channelSecret, now });
 }
 
 export type DeliveryOutcome = "sent" | "retrying" | "failed" | "lost-claim";

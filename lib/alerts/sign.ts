@@ -6,10 +6,6 @@ import { createHmac, randomBytes } from "node:crypto";
 // delivery cannot be replayed later with a fresh timestamp: receivers refuse a timestamp more than
 // 5 minutes from their clock. The README shows a receiver's check (tests run it on real deliveries).
 
-export const SIGNATURE_HEADER = "X-Routeboard-Signature";
-export const EVENT_ID_HEADER = "X-Routeboard-Event-Id";
-export const TIMESTAMP_HEADER = "X-Routeboard-Timestamp";
-
 /** The signature header's value for one attempt sent at `timestamp` (Unix seconds). */
 export function signDelivery(secret: string, timestamp: number, rawBody: string): string {
   return `sha256=${createHmac("sha256", secret).update(`${timestamp}.${rawBody}`, "utf8").digest("hex")}`;

@@ -1,7 +1,7 @@
 import { diffSnapshots, type EndpointState } from "../history/changes";
 import type { Comparison } from "../queries/comparison";
 import { routingAnswer } from "../routing/answer";
-import type { UptimeWindow } from "../view-state/comparison";
+import type { UptimeWindow } from "../rules/vocabulary";
 import type { AlertKind } from "./outbox";
 
 // The view alerts, decided: what a saved view answers on the snapshot just written (its verdicts,

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "../db/engines";
 
 // Every saved view with its alert conditions (or off when none were saved), for the alerts page.

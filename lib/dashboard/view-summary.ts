@@ -3,7 +3,7 @@ import { estimate } from "../budget/cost";
 import { compare, type ComparisonData } from "../queries/comparison";
 import type { SavedViewEntry } from "../saved-views";
 import { budgetParsers } from "../view-state/budget";
-import type { UptimeWindow } from "../view-state/comparison";
+import type { UptimeWindow } from "../rules/vocabulary";
 
 // What the home page says about one view of a model: how many endpoints its rules include in the
 // latest snapshot, the cheapest of them and the worst uptime among them. Decided by compare(),

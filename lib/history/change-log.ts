@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "../db/engines";
 import { findWatchedModel } from "../queries/models";
 import type { ChangeKind } from "./changes";

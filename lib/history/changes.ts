@@ -1,5 +1,6 @@
 import Decimal from "decimal.js";
 import { priceString } from "../money";
+import type { NormalisedSnapshot } from "../poller/normalise";
 
 // What changed between two consecutive snapshots of one model. Pure: the poller calls it once,
 // when it writes a snapshot, and stores what it returns (see record-changes.ts).
@@ -20,6 +21,19 @@ export interface EndpointState {
   inputPricePerM: string | null;
   outputPricePerM: string | null;
   uptime30m: number | null;
+}
+
+/** An endpoint of a snapshot being written, as change detection compares it. */
+export function endpointState(e: NormalisedSnapshot["endpoints"][number]): EndpointState {
+  return {
+    tag: e.tag,
+    provider: e.providerName,
+    quantization: e.facts.quantization,
+    status: e.sample.status,
+    inputPricePerM: e.sample.inputPricePerM?.toString() ?? null,
+    outputPricePerM: e.sample.outputPricePerM?.toString() ?? null,
+    uptime30m: e.sample.uptime30m,
+  };
 }
 
 export interface ChangeDraft {

@@ -1,6 +1,7 @@
+import "server-only";
 import type { DbOrTx } from "../db/engines";
 import type { NormalisedSnapshot } from "../poller/normalise";
-import { DEFAULT_UPTIME_THRESHOLD, diffSnapshots, type EndpointState } from "./changes";
+import { DEFAULT_UPTIME_THRESHOLD, diffSnapshots, endpointState, type EndpointState } from "./changes";
 
 // A reaction (lib/reactions/registry.ts) to a model's snapshot, inside the writer's transaction
 // (lib/poller/store.ts): compares the snapshot just written with the model's previous successful
@@ -53,15 +54,7 @@ export async function recordChanges(
       uptime30m: r.uptime30m,
     }));
   }
-  const next: EndpointState[] = snapshot.endpoints.map((e) => ({
-    tag: e.tag,
-    provider: e.providerName,
-    quantization: e.facts.quantization,
-    status: e.sample.status,
-    inputPricePerM: e.sample.inputPricePerM?.toString() ?? null,
-    outputPricePerM: e.sample.outputPricePerM?.toString() ?? null,
-    uptime30m: e.sample.uptime30m,
-  }));
+  const next = snapshot.endpoints.map(endpointState);
   const changes = diffSnapshots(previous, next, uptimeThreshold);
   if (!changes.length) return 0;
   const ids = new Map(

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "../db/engines";
 import type { OpenRouterClient } from "../openrouter/client";
 import { activityStep } from "../activity/step";

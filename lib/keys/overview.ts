@@ -5,6 +5,9 @@ import type { ManagedKey, ManagementClient } from "../openrouter/management";
 import { currentPipelineKey, type PipelineKeyChoice } from "./pipeline-key";
 import { recentKeyChanges, type KeyChangeEntry } from "./records";
 
+/** A key as OpenRouter reports it: what the keys table draws. */
+export type { ManagedKey };
+
 // What the spend page's "Keys" section shows: the account's keys as OpenRouter reports them now,
 // the pipeline key, the change log, and — when OpenRouter cannot be read — the last figures stored.
 

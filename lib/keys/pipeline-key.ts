@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "../db/engines";
 
 // Which key is the pipeline's: the newest choice (by hash only; the key itself is never stored).

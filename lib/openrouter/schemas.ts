@@ -1,13 +1,11 @@
 import Decimal from "decimal.js";
 import { z } from "zod";
-import { KNOWN_QUANTIZATIONS, type KnownQuantization } from "./quantizations";
+import { KNOWN_QUANTIZATIONS, type KnownQuantization } from "../rules/vocabulary";
 
 // zod schemas for the parts of OpenRouter's API that Routeboard reads. Unknown keys are kept
 // (looseObject), optional ones may be missing, and nothing is coerced into a value it was not:
 // a quantization outside the known list stays as it came, a bad price becomes null with the raw
 // string kept in the stored pricing object.
-
-export { KNOWN_QUANTIZATIONS, type KnownQuantization };
 
 const percentiles = z
   .looseObject({

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "../db/engines";
 import { OpenRouterError } from "../openrouter/errors";
 import type { OpenRouterClient } from "../openrouter/client";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "../db/engines";
 
 // A row lease on WatchedModel serialises polls of one model across processes and instances:

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "../db/engines";
 import { Prisma } from "../db/generated/client";
 import { publishWritten } from "../reactions/publish";

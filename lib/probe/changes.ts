@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "../db/engines";
 
 // A verdict that changed since the model's previous completed probe goes into the change log

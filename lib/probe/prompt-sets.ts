@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "../db/engines";
 import { BUILTIN_PROMPTS, BUILTIN_VERSION, parsePromptsJsonl, promptSetVersion, type ProbePrompt } from "./prompts";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import Decimal from "decimal.js";
 import type { Db } from "../db/engines";
 import type { OpenRouterClient } from "../openrouter/client";

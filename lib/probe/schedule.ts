@@ -1,3 +1,4 @@
+import "server-only";
 import Decimal from "decimal.js";
 import { z } from "zod";
 import type { Db } from "../db/engines";

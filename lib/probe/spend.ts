@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "../db/engines";
 
 // What the fidelity probes cost, for the spend page: summed in SQL, exact decimals as text.

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db, DbOrTx } from "../db/engines";
 import { listKnownQuantizations, type KnownQuantizationEntry } from "../known-quantization";
 import { buildRoutingExport, type RoutingExport } from "../routing/export";

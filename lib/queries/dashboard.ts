@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "../db/engines";
 import { summariseViews, type ViewSummary } from "../dashboard/view-summary";
 import { listViews } from "../saved-views";

@@ -1,3 +1,4 @@
+import "server-only";
 import { EmbeddedDatabaseInUse } from "../db/embedded-lock";
 import type { Db } from "../db/engines";
 import { listWatchedModels, type WatchedModelSummary } from "./models";

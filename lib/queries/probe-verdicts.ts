@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db, DbOrTx } from "../db/engines";
 
 // Each endpoint's verdict in the model's latest completed fidelity probe: what the rules, the

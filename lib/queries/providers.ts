@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db, DbOrTx } from "../db/engines";
 import { priceString } from "../money";
 import { findWatchedModel } from "./models";

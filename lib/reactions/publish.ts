@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "../db/engines";
 import type { FactKind, FactOf } from "./facts";
 import { reactions, type Reaction } from "./registry";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "../db/engines";
 import { detectKeyLimitAlert, detectSpendAlerts } from "../alerts/detect-budget";
 import { detectViewAlerts } from "../alerts/detect-views";

@@ -1,4 +1,4 @@
-import { KNOWN_QUANTIZATIONS } from "../openrouter/quantizations";
+import { KNOWN_QUANTIZATIONS } from "../rules/vocabulary";
 import type { EndpointFacts, RuleSet, Verdict } from "../rules/evaluate";
 import { effectiveQuantization } from "../rules/quantization";
 import type { RoutingSort } from "../view-state/comparison";

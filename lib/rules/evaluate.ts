@@ -1,5 +1,5 @@
 import Decimal from "decimal.js";
-import type { UptimeWindow } from "../view-state/comparison";
+import type { UptimeWindow } from "./vocabulary";
 import { effectiveQuantization } from "./quantization";
 
 // The rules engine: one pure function that decides, for every endpoint, whether it is included

@@ -1,11 +1,10 @@
-import type { KnownQuantizationEntry } from "../known-quantization";
 import type { ProviderRow } from "../queries/providers";
 import type { EndpointFacts, ProbeFact } from "./evaluate";
 
 /** A snapshot's rows with the team's known quantization (and latest probe verdict) attached, as the rules engine takes them. */
 export function endpointFacts(
   rows: readonly ProviderRow[],
-  known: readonly Pick<KnownQuantizationEntry, "tag" | "quantization">[],
+  known: readonly { tag: string; quantization: string }[],
   probes: readonly (ProbeFact & { tag: string })[] = [],
 ): EndpointFacts[] {
   const byTag = new Map(known.map((k) => [k.tag, k.quantization]));

@@ -1,4 +1,4 @@
-import { KNOWN_QUANTIZATIONS, type KnownQuantization } from "../openrouter/quantizations";
+import { KNOWN_QUANTIZATIONS, type KnownQuantization } from "./vocabulary";
 
 // Quantization classes as the team thinks of them. A drafter trained on a 4-bit model's outputs
 // learns the wrong distribution, so the classes are what the rules toggle in one click.

@@ -5,14 +5,11 @@ import {
   parseAsStringLiteral,
 } from "nuqs/server";
 import { RANGES } from "../history/buckets";
-import { KNOWN_QUANTIZATIONS } from "../openrouter/quantizations";
 import type { RuleSet } from "../rules/evaluate";
+import { KNOWN_QUANTIZATIONS, UPTIME_WINDOWS } from "../rules/vocabulary";
 
 // The comparison page's URL state: rules, thresholds and sort. Parsed by the server (page,
 // routing API) and the client (nuqs hooks) from this one definition, so a link reproduces a view.
-
-export const UPTIME_WINDOWS = ["5m", "30m", "1d"] as const;
-export type UptimeWindow = (typeof UPTIME_WINDOWS)[number];
 
 export const ROUTING_SORTS = ["price", "throughput", "latency", "none"] as const;
 export type RoutingSort = (typeof ROUTING_SORTS)[number];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ChannelInputError, createChannel, listChannels, updateChannel } from "@/lib/alerts/channels";
+import { ChannelInputError, createChannel, listChannels, updateChannel } from "@/lib/alerts/channels/store";
 import { listDeliveries } from "@/lib/alerts/deliveries";
 import { writeAlertEvent, type NewAlertEvent } from "@/lib/alerts/outbox";
 import { claimDeliveries, sendDueDeliveries, type SenderOptions } from "@/lib/alerts/sender";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createChannel } from "@/lib/alerts/channels";
+import { createChannel } from "@/lib/alerts/channels/store";
 import { sendDueDeliveries, type SenderOptions } from "@/lib/alerts/sender";
 import { putViewAlert } from "@/lib/alerts/view-settings";
 import type { OpenedDb } from "@/lib/db/engines";

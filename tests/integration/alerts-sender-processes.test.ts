@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createChannel } from "@/lib/alerts/channels";
+import { createChannel } from "@/lib/alerts/channels/store";
 import { writeAlertEvent } from "@/lib/alerts/outbox";
 import { sendDueDeliveries } from "@/lib/alerts/sender";
 import { EmbeddedDatabaseInUse } from "@/lib/db/embedded-lock";
@@ -69,7 +69,7 @@ describe.each(engines)("a sender process killed mid-delivery, on the $name engin
 
     // Its sender process is killed while the receiver holds the request.
     receiver.answer = () => "hang";
-    const child = spawn(process.execPath, ["--import", "tsx", "tests/integration/fixtures/alert-sender-child.ts"], {
+    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/integration/fixtures/alert-sender-child.ts"], {
       env: { ...process.env, ...where, CHILD_LEASE_SECONDS: String(LEASE_SECONDS) },
       stdio: ["ignore", "pipe", "inherit"],
     });
@@ -103,7 +103,7 @@ describe.each(engines)("a sender process killed mid-delivery, on the $name engin
 
 /** An alert-sender child process; its stdout lines are collected. */
 function spawnSender(env: Record<string, string>): { proc: ChildProcess; lines: string[]; exited: Promise<number | null> } {
-  const proc = spawn(process.execPath, ["--import", "tsx", "tests/integration/fixtures/alert-sender-child.ts"], {
+  const proc = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/integration/fixtures/alert-sender-child.ts"], {
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "inherit"],
   });

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { maskUrl } from "@/lib/alerts/channels";
+import { maskUrl } from "@/lib/alerts/channels/store";
 import { slackBody, webhookBody } from "@/lib/alerts/payload";
 import { truncateUtf8 } from "@/lib/alerts/post";
 import { newWebhookSecret, signDelivery } from "@/lib/alerts/sign";

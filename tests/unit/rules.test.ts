@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KNOWN_QUANTIZATIONS } from "@/lib/openrouter/schemas";
+import { KNOWN_QUANTIZATIONS } from "@/lib/rules/vocabulary";
 import { DEFAULT_RULES, evaluateRules, summarise, type EndpointFacts, type RuleSet } from "@/lib/rules/evaluate";
 import { QUANT_CLASSES, classOf } from "@/lib/rules/quantization";
 import { kimiFacts } from "../helpers/kimi-facts";

@@ -1,11 +1,6 @@
 import { formatUtc } from "@/lib/format";
-import type { Db } from "@/lib/db/engines";
-import { activityByDayAndProvider, activityByProvider, activityStatus, chartDays, ACTIVITY_DAYS } from "@/lib/activity/queries";
-import Decimal from "decimal.js";
-import { reconcile, type ReconcileView } from "@/lib/activity/reconcile";
-import { env } from "@/lib/env";
-import { currentPipelineKey } from "@/lib/keys/records";
-import { managementClient } from "@/lib/openrouter/management-configured";
+import type { ReconcileView } from "@/lib/activity/reconcile";
+import type { ActivitySectionData } from "@/lib/queries/spend-page";
 import { ActivityChart } from "./activity-chart";
 import { ActualPricesTable, ReconciliationTable } from "./activity-tables";
 
@@ -16,24 +11,14 @@ const VIEW_NAME: Record<ReconcileView, string> = { imported: "imported records",
 /**
  * What OpenRouter actually charged, from its activity records (read hourly with the management key
  * and stored): per day and provider, per provider against the listed prices, and reconciled with
- * the imported records and the pipeline key's usage. Absent without a management key.
+ * the imported records and the pipeline key's usage. The page shows it only with a management key;
+ * its data is loaded by lib/queries/spend-page.ts.
  */
-export async function ActivitySection({ db }: { db: Db }) {
-  if (!managementClient()) return null;
-  const now = new Date();
-  const pipeline = await currentPipelineKey(db);
-  const [perDay, perProvider, status, reconciled] = await Promise.all([
-    activityByDayAndProvider(db, now),
-    activityByProvider(db, now),
-    activityStatus(db),
-    reconcile(db, pipeline?.hash ?? null, now),
-  ]);
-  const chart = chartDays(perDay, now);
-  const demo = perDay.some((r) => r.demo);
+export function ActivitySection({ data }: { data: ActivitySectionData }) {
+  const { days, chart, perProvider, status, reconciled, demo, pipelineKeyChosen, tolerance } = data;
   const comparable = reconciled.filter((d) => d.onlyView === null);
   const singleView = reconciled.filter((d) => d.onlyView !== null);
   const singleViewKinds = [...new Set(singleView.map((d) => VIEW_NAME[d.onlyView as ReconcileView]))].join(", ");
-  const tolerance = { percent: env.RECONCILE_TOLERANCE_PERCENT, usd: new Decimal(env.RECONCILE_TOLERANCE_USD).toFixed(Math.max(2, new Decimal(env.RECONCILE_TOLERANCE_USD).decimalPlaces())) };
   const incompleteDays = chart.days.filter((d) => d.incomplete).map((d) => d.date);
 
   return (
@@ -41,7 +26,7 @@ export async function ActivitySection({ db }: { db: Db }) {
       <div>
         <h2 id="activity-heading" className="text-lg font-semibold">Actual spend per provider</h2>
         <p className="text-sm text-slate-600">
-          OpenRouter’s own records (<code className="font-mono">/activity</code>) for the last {ACTIVITY_DAYS} UTC days, read once an hour.
+          OpenRouter’s own records (<code className="font-mono">/activity</code>) for the last {days} UTC days, read once an hour.
           {status.lastOk ? ` Last read ${formatUtc(status.lastOk.at)}.` : " Not read yet: the first poll cycle reads it."}
           {demo && <strong className="ml-1 text-amber-800">Demo data from the local replica.</strong>}
         </p>
@@ -78,11 +63,11 @@ export async function ActivitySection({ db }: { db: Db }) {
             when two of them differ by more than {tolerance.percent}% or by more than ${tolerance.usd}.
           </p>
           {comparable.length > 0 ? (
-            <ReconciliationTable days={comparable} pipelineKeyChosen={pipeline !== null} />
+            <ReconciliationTable days={comparable} pipelineKeyChosen={pipelineKeyChosen} />
           ) : (
             <p className="text-sm text-slate-600">
               No day has two views to compare yet: import the pipeline’s records (with their times)
-              {pipeline ? "; the pipeline key’s usage, read hourly, is compared on the days another view covers" : ", or choose a pipeline key"}.
+              {pipelineKeyChosen ? "; the pipeline key’s usage, read hourly, is compared on the days another view covers" : ", or choose a pipeline key"}.
             </p>
           )}
           {singleView.length > 0 && (
@@ -91,7 +76,7 @@ export async function ActivitySection({ db }: { db: Db }) {
                 {singleView.length} day{singleView.length === 1 ? "" : "s"} with one view only ({singleViewKinds}): nothing to compare, not flagged
               </summary>
               <div className="mt-2">
-                <ReconciliationTable days={singleView} pipelineKeyChosen={pipeline !== null} label="Days with one view" />
+                <ReconciliationTable days={singleView} pipelineKeyChosen={pipelineKeyChosen} label="Days with one view" />
               </div>
             </details>
           )}

@@ -5,6 +5,7 @@ import { createPipelineKeyAction, type KeyActionState } from "@/app/spend/keys-a
 import { CopyButton } from "@/components/ui/copy-button";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { usd } from "./money";
+import { Input } from "@/components/ui/input";
 
 /**
  * Creates a key dedicated to the pipeline, with the budget as its limit. Its secret is shown here
@@ -17,7 +18,7 @@ export function CreateKeyForm({ budgetUsd }: { budgetUsd: string }) {
       <form action={action} aria-label="Create a pipeline key" className="flex flex-wrap items-end gap-3">
         <div>
           <label htmlFor="new-key-name" className="block text-sm font-medium text-slate-700">New key’s name</label>
-          <input id="new-key-name" name="name" defaultValue="Routeboard pipeline" required maxLength={60} className="mt-1 w-56 rounded-md border border-slate-300 px-2 py-1 text-sm" />
+          <Input id="new-key-name" name="name" defaultValue="Routeboard pipeline" required maxLength={60} className="mt-1 w-56 text-sm" />
         </div>
         <SubmitButton pending={pending} busy="Creating…">Create a key limited to {usd(budgetUsd)}</SubmitButton>
       </form>

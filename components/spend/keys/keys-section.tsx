@@ -1,7 +1,5 @@
-import type { Db } from "@/lib/db/engines";
 import { formatUtc, formatUtcSeconds } from "@/lib/format";
-import { keysOverview } from "@/lib/keys/overview";
-import { keyChangesRefusal, managementClient } from "@/lib/openrouter/management-configured";
+import type { KeysSectionData } from "@/lib/queries/spend-page";
 import { CreateKeyForm } from "./create-key-form";
 import { KeyChangesTable } from "./key-changes-table";
 import { KeysTable } from "./keys-table";
@@ -10,15 +8,13 @@ import { PipelineKeyPanel } from "./pipeline-key-panel";
 
 /**
  * The spend page's "Keys" section: present only with OPENROUTER_MANAGEMENT_KEY (else one line says
- * what it would unlock). Reads the keys from OpenRouter on each render, and says when: a page load
- * within READ_REUSE_MS (2 s) of another viewer's of the same link shares that render
- * (lib/queries/shared-pages.ts), so the reading shown can be up to 2 s old. The controls never act
- * on it: each action reads the key again first (lib/keys/operations.ts). When the read fails the
- * section says so and shows the last figures stored, which the failure leaves untouched.
+ * what it would unlock). Shows the keys as the page read them from OpenRouter
+ * (lib/queries/spend-page.ts), and says when. The controls never act on that reading: each action
+ * reads the key again first (lib/keys/operations.ts). When the read failed the section says so and
+ * shows the last figures stored, which the failure leaves untouched.
  */
-export async function KeysSection({ db, budgetUsd }: { db: Db; budgetUsd: string }) {
-  const client = managementClient();
-  if (!client) {
+export function KeysSection({ data, budgetUsd }: { data: KeysSectionData | null; budgetUsd: string }) {
+  if (!data) {
     return (
       <p role="note" aria-label="Key controls are off" className="text-sm text-slate-600">
         With an OpenRouter management key (<code className="font-mono">OPENROUTER_MANAGEMENT_KEY</code>), this page could enforce the budget as the
@@ -26,8 +22,7 @@ export async function KeysSection({ db, budgetUsd }: { db: Db; budgetUsd: string
       </p>
     );
   }
-  const overview = await keysOverview(db, client);
-  const refusal = keyChangesRefusal();
+  const { overview, refusal } = data;
   const canChange = refusal === null && overview.keys !== null;
   const pipelineView = overview.pipelineKey
     ? {

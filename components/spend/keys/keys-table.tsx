@@ -1,4 +1,4 @@
-import type { ManagedKey } from "@/lib/openrouter/management";
+import type { ManagedKey } from "@/lib/keys/overview";
 import { ChooseKeyButton } from "./choose-key-button";
 import { usd } from "./money";
 import { CompactTable, numCell } from "../../ui/compact-table";

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { ChannelInputError, createChannel, listChannels, newChannelInput } from "@/lib/alerts/channels";
+import { ChannelInputError, createChannel, listChannels, newChannelInput } from "@/lib/alerts/channels/store";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { guarded, jsonError, readJson } from "@/lib/http";

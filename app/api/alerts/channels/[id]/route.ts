@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { channelChange, channelIdParams, ChannelInputError, deleteChannel, updateChannel } from "@/lib/alerts/channels";
+import { channelChange, channelIdParams, ChannelInputError, deleteChannel, updateChannel } from "@/lib/alerts/channels/store";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { guarded, jsonError, readJson, readParams } from "@/lib/http";

@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { guarded, jsonError } from "@/lib/http";
 import { comparisonForView } from "@/lib/queries/cached";
-import { routingResponse } from "@/lib/routing/response";
+import { routingResponse } from "@/lib/routing-response";
 import { getView } from "@/lib/saved-views";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { channelIdParams, findChannel } from "@/lib/alerts/channels";
+import { channelIdParams, findChannel } from "@/lib/alerts/channels/store";
 import { wakeAlertSender } from "@/lib/jobs/alert-sender";
 import { writeTestEvent } from "@/lib/alerts/test-event";
 import { getDb } from "@/lib/db/client";

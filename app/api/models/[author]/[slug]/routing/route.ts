@@ -1,6 +1,6 @@
 import { guarded, jsonError, modelIdFromParams } from "@/lib/http";
 import { comparisonForView } from "@/lib/queries/cached";
-import { routingResponse } from "@/lib/routing/response";
+import { routingResponse } from "@/lib/routing-response";
 
 export const dynamic = "force-dynamic";
 

@@ -1,15 +1,13 @@
 import "server-only";
 import { z } from "zod";
-import type { Db } from "../db/engines";
-import { checkUrlReachable, urlProblem } from "./address-guard";
-import { newWebhookSecret } from "./sign";
+import type { Db } from "../../db/engines";
+import { checkUrlReachable, urlProblem } from "../address-guard";
+import { newWebhookSecret } from "../sign";
+import { CHANNEL_KINDS, CHANNELS, type ChannelKind } from "./index";
 
-// Alert channels: where messages go. A channel's URL and secret stay on the server; what leaves
+// Alert channels as stored: where messages go. A channel's URL and secret stay on the server; what leaves
 // it is the ChannelView below, with the URL masked (urlHint). The secret is shown once, in the
 // answer that created it, so the receiver can be configured.
-
-export const CHANNEL_KINDS = ["webhook", "slack"] as const;
-export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 const url = z
   .string()
@@ -23,15 +21,15 @@ const name = z.string().trim().min(1, "must not be empty").max(80, "must be at m
 
 export const newChannelInput = z
   .object({
-    kind: z.enum(CHANNEL_KINDS, { message: "must be webhook or slack" }),
+    kind: z.enum(CHANNEL_KINDS, { message: `must be ${CHANNEL_KINDS.join(" or ")}` }),
     name,
     url,
-    /** Webhook only; generated when absent. */
+    /** Only for a kind that signs (a webhook); generated when absent. */
     secret: z.string().min(16, "must be at least 16 characters").max(200, "must be at most 200 characters").optional(),
   })
   .strict()
   .superRefine((v, ctx) => {
-    if (v.kind === "slack" && v.secret !== undefined) ctx.addIssue({ code: "custom", path: ["secret"], message: "a Slack channel has no secret" });
+    if (!CHANNELS[v.kind].signed && v.secret !== undefined) ctx.addIssue({ code: "custom", path: ["secret"], message: `a ${CHANNELS[v.kind].label} channel has no secret` });
   });
 export type NewChannelInput = z.infer<typeof newChannelInput>;
 
@@ -95,13 +93,14 @@ export async function createChannel(
 ): Promise<{ channel: ChannelView; secret: string | null }> {
   const problem = await checkUrlReachable(input.url, allowPrivate);
   if (problem) throw new ChannelInputError("url", problem);
-  const secret = input.kind === "webhook" ? (input.secret ?? newWebhookSecret()) : null;
+  const signed = CHANNELS[input.kind].signed;
+  const secret = signed ? (input.secret ?? newWebhookSecret()) : null;
   const row = await db.alertChannel.create({
     data: { kind: input.kind, name: input.name, url: input.url, secret, urlHint: maskUrl(input.url) },
     select: viewSelect,
   });
   // A secret the user typed is theirs already: only a generated one is shown.
-  return { channel: toView(row), secret: input.kind === "webhook" && input.secret === undefined ? secret : null };
+  return { channel: toView(row), secret: signed && input.secret === undefined ? secret : null };
 }
 
 export async function updateChannel(db: Db, id: number, change: ChannelChange, { allowPrivate }: { allowPrivate: boolean }): Promise<ChannelView | null> {
