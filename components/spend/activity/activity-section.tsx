@@ -6,7 +6,7 @@ import { reconcile, type ReconcileView } from "@/lib/activity/reconcile";
 import { env } from "@/lib/env";
 import { currentPipelineKey } from "@/lib/keys/records";
 import { managementClient } from "@/lib/openrouter/management-configured";
-import { ActivityChart } from "./activity-chart";
+import { LazyActivityChart } from "./lazy-activity-chart";
 import { ActualPricesTable, ReconciliationTable } from "./activity-tables";
 
 /** A week of days with one view is shown open; more are collapsed behind their count. */
@@ -56,7 +56,7 @@ export async function ActivitySection({ db }: { db: Db }) {
         <p className="text-sm text-slate-600">No activity stored yet.</p>
       ) : (
         <>
-          <ActivityChart days={chart.days} providers={chart.providers} />
+          <LazyActivityChart days={chart.days} providers={chart.providers} />
           {incompleteDays.length > 0 && (
             <p className="text-xs text-amber-800">* Not complete yet: {incompleteDays.join(", ")} was read before the day ended; its figures still grow.</p>
           )}
