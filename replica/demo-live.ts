@@ -92,10 +92,22 @@ export async function demoDriftFrom(db: Db): Promise<DemoDriftResume> {
       }
     }
   }
-  let focus: string[] = [];
-  const data = view ? await readComparisonData(db, DEMO_MODEL.id) : null;
-  if (view && data) focus = compare(data, new URLSearchParams(view.query)).verdicts.filter((v) => v.included).map((v) => v.tag);
+  const focus = await demoViewIncludes(db, view);
   return { drift: { seed: DEMO_DRIFT_SEED, step: polls, priceOffsets, focus }, endpointCalls: { [DEMO_MODEL.id]: polls } };
+}
+
+/** The endpoints the demo's saved view includes on the stored facts (none while there is no view). */
+async function demoViewIncludes(db: Db, view: { query: string } | null): Promise<string[]> {
+  const data = view ? await readComparisonData(db, DEMO_MODEL.id) : null;
+  if (!view || !data) return [];
+  return compare(data, new URLSearchParams(view.query)).verdicts.filter((v) => v.included).map((v) => v.tag);
+}
+
+/** Points a running demo replica's drift at what the demo's saved view includes now (after seeding it). */
+export async function focusDriftOnDemoView(db: Db, replica: Replica): Promise<string[]> {
+  const focus = await demoViewIncludes(db, await demoView(db));
+  if (replica.state.drift) replica.state.drift.focus = focus;
+  return focus;
 }
 
 /** The demo's replica: the state its history ends in, drifting on from where the database left it. */

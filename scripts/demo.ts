@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { openDatabase } from "../lib/db/engines";
 import { generateDemoHistory, hasDemoModelPolls } from "../replica/demo-history";
-import { seedDemoView, startDemoReplica } from "../replica/demo-live";
+import { focusDriftOnDemoView, seedDemoView, startDemoReplica } from "../replica/demo-live";
 import { hasDemoProbe, runDemoProbe } from "../replica/demo-probe";
 import type { Replica } from "../replica/server";
 import { serverNodeOptions } from "./start-options";
@@ -37,8 +37,6 @@ try {
         `${result.hourlyRows} hourly rows, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
   }
-  const viewSlug = await seedDemoView(opened.db);
-  console.log(`[demo] saved view "/v/${viewSlug}" has its alerts on (see /notifications after a poll or two)`);
   replica = await startDemoReplica(opened.db, replicaPort);
   if (!(await hasDemoProbe(opened.db))) {
     const probeStarted = Date.now();
@@ -46,6 +44,11 @@ try {
     const probe = await runDemoProbe(opened.db, replica.baseUrl);
     console.log(`[demo] probe ${probe.runId} ${probe.outcome}: ${probe.requests} requests in ${((Date.now() - probeStarted) / 1000).toFixed(1)} s`);
   }
+  // After the probe, so the view's recorded answer already holds the probe's verdicts: its alerts
+  // then start with the first poll's changes, not with the probe that ran before anyone looked.
+  const viewSlug = await seedDemoView(opened.db);
+  const focus = await focusDriftOnDemoView(opened.db, replica);
+  console.log(`[demo] saved view "/v/${viewSlug}" has its alerts on; the drift moves one of its ${focus.length} included endpoints at least every other poll (see /notifications)`);
 } finally {
   await opened.close(); // the embedded database belongs to one process: the server opens it next
 }
