@@ -14,6 +14,15 @@ export const knownQuantizationInput = z.object({
 });
 export type KnownQuantizationInput = z.infer<typeof knownQuantizationInput>;
 
+/** What deleting a team note names: the endpoint's tag (in a JSON body, or `?tag=` in the query). */
+export const knownQuantizationDeletion = z.object({
+  tag: z
+    .string({ error: "name the endpoint whose note to delete (its tag, e.g. \"fireworks\")" })
+    .trim()
+    .min(1, "name the endpoint whose note to delete (its tag, e.g. \"fireworks\")")
+    .max(100),
+});
+
 export interface KnownQuantizationEntry {
   tag: string;
   quantization: string;

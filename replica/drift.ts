@@ -12,9 +12,17 @@ import { seededRandom } from "../lib/probe/random";
 // and on one of them, picked by the seeded generator, the input or the output price moves by 1
 // or 2 cents per million tokens, staying within 10% of the recorded price. So every poll in the
 // demo records one price change in the change log.
+//
+// With `focus` tags (the demo: the endpoints its seeded saved view includes), every even step's
+// price move lands on one of them, so any two polls in a row change an endpoint the view includes
+// and its alerts say so. `step` and `priceOffsets` resume a drift where a stored state left it
+// (replica/demo-live.ts: a restarted demo continues from its database instead of starting over).
 
 export interface DriftOptions {
   seed?: number;
+  focus?: string[];
+  step?: number;
+  priceOffsets?: Record<string, number>;
 }
 
 export interface DriftState {
@@ -22,10 +30,12 @@ export interface DriftState {
   step: number;
   /** Cents per million tokens added to a recorded price, by "model|tag|prompt" or "model|tag|completion". */
   priceOffsets: Record<string, number>;
+  /** Tags that every even step's price move picks from (when one of them is healthy and priced). */
+  focus: string[];
 }
 
 export function createDrift(options: DriftOptions = {}): DriftState {
-  return { seed: options.seed ?? 1, step: 0, priceOffsets: {} };
+  return { seed: options.seed ?? 1, step: options.step ?? 0, priceOffsets: { ...options.priceOffsets }, focus: [...(options.focus ?? [])] };
 }
 
 type EndpointObject = Record<string, unknown>;
@@ -45,8 +55,10 @@ export function applyDrift(modelId: string, endpoints: EndpointObject[], drift: 
 
   // The step's price move: one endpoint, one side, ±1 or ±2 cents, bounded to ±10% of the price.
   const priced = healthy.filter((e) => perMillion(e.pricing, "prompt") && perMillion(e.pricing, "completion"));
-  if (priced.length > 0) {
-    const target = priced[Math.floor(random() * priced.length)];
+  const focused = priced.filter((e) => drift.focus.includes(String(e.tag)));
+  const candidates = step % 2 === 0 && focused.length > 0 ? focused : priced;
+  if (candidates.length > 0) {
+    const target = candidates[Math.floor(random() * candidates.length)];
     const side: Side = random() < 0.5 ? "prompt" : "completion";
     const key = `${modelId}|${String(target.tag)}|${side}`;
     const base = perMillion(target.pricing, side) ?? new Decimal(0);

@@ -47,6 +47,8 @@ export interface ReplicaOptions {
   patches?: Patch[];
   /** How the seeded activity history bills (replica/keys.ts); kept across resets. */
   activityBilling?: ActivityBilling;
+  /** Endpoints answers already served per model, to resume a restarted demo's uptime wobble. */
+  endpointCalls?: Record<string, number>;
 }
 
 export interface Replica {
@@ -99,6 +101,7 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
   const state = freshState(options.activityBilling);
   state.patches.push(...(options.patches ?? []));
   if (options.drift) state.drift = createDrift(options.drift);
+  Object.assign(state.endpointCalls, options.endpointCalls);
   const hanging = new Set<ServerResponse>();
 
   const server = createServer(async (req, res) => {

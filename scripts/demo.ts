@@ -2,9 +2,9 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { openDatabase } from "../lib/db/engines";
 import { generateDemoHistory, hasDemoModelPolls } from "../replica/demo-history";
+import { focusDriftOnDemoView, seedDemoView, startDemoReplica } from "../replica/demo-live";
 import { hasDemoProbe, runDemoProbe } from "../replica/demo-probe";
-import { demoPatches } from "../replica/demo-scenario";
-import { startReplica } from "../replica/server";
+import type { Replica } from "../replica/server";
 import { serverNodeOptions } from "./start-options";
 
 // `npm run demo`: the local OpenRouter replica plus the dashboard pointed at it, on an embedded
@@ -16,13 +16,16 @@ import { serverNodeOptions } from "./start-options";
 // the state the history ends in and drifts a little on every poll (replica/drift.ts), so that
 // "Poll now" brings changes. A fidelity probe of the demo model is then run by the real runner
 // against the replica (replica/demo-probe.ts), so the page shows a finished probe, labelled demo.
+// A saved view with its alerts on is seeded, and the replica's drift moves an endpoint it includes
+// within any two polls (replica/demo-live.ts). A second start on the same database continues the
+// drift from the prices and polls it stores.
 const replicaPort = Number(process.env.REPLICA_PORT ?? 4010);
 const port = process.env.PORT ?? "3000";
 const dbDir = process.env.EMBEDDED_DB_DIR ?? "./data/demo";
 
 const started = Date.now();
 const opened = await openDatabase({ embeddedDir: dbDir });
-const replica = await startReplica(replicaPort, "127.0.0.1", { patches: demoPatches(), drift: { seed: 1 } });
+let replica: Replica;
 try {
   if (await hasDemoModelPolls(opened.db)) {
     console.log(`[demo] ${dbDir} already holds the demo's history; delete the folder to generate it again`);
@@ -34,12 +37,18 @@ try {
         `${result.hourlyRows} hourly rows, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
   }
+  replica = await startDemoReplica(opened.db, replicaPort);
   if (!(await hasDemoProbe(opened.db))) {
     const probeStarted = Date.now();
     console.log("[demo] running a fidelity probe of the demo model against the replica (demo data)…");
     const probe = await runDemoProbe(opened.db, replica.baseUrl);
     console.log(`[demo] probe ${probe.runId} ${probe.outcome}: ${probe.requests} requests in ${((Date.now() - probeStarted) / 1000).toFixed(1)} s`);
   }
+  // After the probe, so the view's recorded answer already holds the probe's verdicts: its alerts
+  // then start with the first poll's changes, not with the probe that ran before anyone looked.
+  const viewSlug = await seedDemoView(opened.db);
+  const focus = await focusDriftOnDemoView(opened.db, replica);
+  console.log(`[demo] saved view "/v/${viewSlug}" has its alerts on; the drift moves one of its ${focus.length} included endpoints at least every other poll (see /notifications)`);
 } finally {
   await opened.close(); // the embedded database belongs to one process: the server opens it next
 }

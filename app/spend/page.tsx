@@ -3,7 +3,7 @@ import Decimal from "decimal.js";
 import { BudgetAlertsForm } from "@/components/alerts/budget-alerts-form";
 import { BudgetForm } from "@/components/spend/budget-form";
 import { burnDetail } from "@/components/spend/burn-detail";
-import { SpendChart } from "@/components/spend/spend-chart";
+import { LazySpendChart } from "@/components/spend/lazy-spend-chart";
 import { UsageByDatasetTable, UsageByProviderTable } from "@/components/usage/usage-tables";
 import { UsageUploadForm } from "@/components/usage/upload-form";
 import { formatUsd } from "@/lib/budget/cost";
@@ -68,7 +68,7 @@ export default async function SpendPage({ searchParams }: Props) {
         </div>
         <SpendFigures overview={overview} />
         {series.length > 0 ? (
-          <SpendChart points={series} budgetUsd={overview.budget.amountUsd} projection={projection} />
+          <LazySpendChart points={series} budgetUsd={overview.budget.amountUsd} projection={projection} />
         ) : (
           <p className="rounded-md border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600">
             No spend snapshots yet{keyConfigured ? ": they are stored with each poll cycle." : "."}

@@ -43,7 +43,7 @@ export function KnownQuantizationDialog({ modelId, target, onClose }: Props) {
     onError: (err) => setError(err.message),
   });
   const remove = useMutation({
-    mutationFn: (tag: string) => apiFetch(`${url}?tag=${encodeURIComponent(tag)}`, { method: "DELETE" }),
+    mutationFn: (tag: string) => apiFetch(url, { method: "DELETE", body: JSON.stringify({ tag }) }),
     onSuccess: () => {
       router.refresh();
       onClose();

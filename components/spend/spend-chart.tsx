@@ -1,16 +1,13 @@
 "use client";
 
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { SpendChartProps } from "./spend-chart-props";
 
 // Spend since the budget start over time, the budget as a horizontal line, and the projection at
 // the current burn rate (dashed) up to where it meets the budget. Figures arrive as decimal
 // strings and become numbers here only to be drawn.
 
-export interface SpendChartProps {
-  points: Array<{ at: string; spent: string }>;
-  budgetUsd: string;
-  projection: { from: { at: string; spent: string }; to: { at: string; spent: string } } | null;
-}
+export type { SpendChartProps };
 
 const time = (ms: number) => new Date(ms).toISOString().slice(5, 16).replace("T", " ");
 /** Tick labels fine enough to differ: snapshots minutes apart would all read "12-01 20:33". */
@@ -34,8 +31,7 @@ export function SpendChart({ points, budgetUsd, projection }: SpendChartProps) {
   const xSpan = allTimes.length ? Math.max(...allTimes) - Math.min(...allTimes) : 0;
   const xDomain: [number | string, number | string] = oneInstant ? [times[0] - 1_800_000, times[0] + 1_800_000] : ["dataMin", "dataMax"];
   return (
-    <figure aria-label="Spend over time" className="h-72 w-full">
-      <ResponsiveContainer width="100%" height="100%">
+    <ResponsiveContainer width="100%" height="100%">
         <LineChart margin={{ top: 10, right: 16, bottom: 0, left: 0 }} accessibilityLayer={false}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
           <XAxis dataKey="t" type="number" scale="time" domain={xDomain} tickFormatter={timeTick(xSpan)} fontSize={11} minTickGap={40} />
@@ -51,7 +47,6 @@ export function SpendChart({ points, budgetUsd, projection }: SpendChartProps) {
             <Line data={projected} dataKey="projected" name="At the current burn rate" stroke="#f59e0b" strokeDasharray="4 4" dot={false} isAnimationActive={false} />
           )}
         </LineChart>
-      </ResponsiveContainer>
-    </figure>
+    </ResponsiveContainer>
   );
 }

@@ -213,6 +213,12 @@ test.describe("spend tracking and actual usage", () => {
     await expect(figures.first()).toBeVisible();
     await expect(page.getByRole("note", { name: "Demo data" })).toContainText("Demo data"); // the replica's key, not OpenRouter's
     const chart = page.getByRole("figure", { name: "Spend over time" });
+    // First drawn without recharts (not part of the page's first load), then the interactive chart
+    // once a pointer comes over it.
+    await expect(chart.getByRole("img", { name: /^Spend over time \(preview/ })).toBeVisible();
+    await expect(chart).toContainText("Budget $100");
+    await expect(chart.locator(".recharts-line-curve")).toHaveCount(0);
+    await chart.hover();
     await expect(chart.locator(".recharts-line-curve").first()).toBeVisible();
     await expect(chart).toContainText("Budget $100");
     await expect(page.locator("body")).not.toContainText("e2e-test-key-not-secret");
@@ -252,6 +258,9 @@ test.describe("spend tracking and actual usage", () => {
     await expect(message).toContainText("Saved: $0.00");
     await page.reload();
     const chart = page.getByRole("figure", { name: "Spend over time" });
+    await expect(chart).toContainText("Budget $0.00");
+    await chart.hover(); // the interactive chart replaces the preview
+    await expect(chart.locator(".recharts-line-curve").first()).toBeVisible();
     await expect(chart).toContainText("Budget $0.00");
     // (recharts draws tick labels in a layer of their own, apart from the axis line)
     const ticks = await chart.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value").allTextContents();

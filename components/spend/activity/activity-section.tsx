@@ -1,7 +1,7 @@
 import { formatUtc } from "@/lib/format";
 import type { ReconcileView } from "@/lib/activity/reconcile";
 import type { ActivitySectionData } from "@/lib/queries/spend-page";
-import { ActivityChart } from "./activity-chart";
+import { LazyActivityChart } from "./lazy-activity-chart";
 import { ActualPricesTable, ReconciliationTable } from "./activity-tables";
 
 /** A week of days with one view is shown open; more are collapsed behind their count. */
@@ -41,7 +41,7 @@ export function ActivitySection({ data }: { data: ActivitySectionData }) {
         <p className="text-sm text-slate-600">No activity stored yet.</p>
       ) : (
         <>
-          <ActivityChart days={chart.days} providers={chart.providers} />
+          <LazyActivityChart days={chart.days} providers={chart.providers} />
           {incompleteDays.length > 0 && (
             <p className="text-xs text-amber-800">* Not complete yet: {incompleteDays.join(", ")} was read before the day ended; its figures still grow.</p>
           )}

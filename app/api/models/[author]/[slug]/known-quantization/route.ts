@@ -1,9 +1,9 @@
 import { NextResponse } from "next/server";
-import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { guarded, jsonError, modelIdFromParams, readJson, zodMessage } from "@/lib/http";
+import { guarded, jsonError, modelIdFromParams, readJson } from "@/lib/http";
 import {
   deleteKnownQuantization,
+  knownQuantizationDeletion,
   knownQuantizationInput,
   listKnownQuantizations,
   setKnownQuantization,
@@ -37,11 +37,17 @@ export const PUT = guarded(async (request: Request, context: Context) => {
   return NextResponse.json({ known: await listKnownQuantizations(model.db, model.modelId) });
 });
 
+// The tag comes in a JSON body (`{"tag": "fireworks"}`) or, as before, in the query (`?tag=`).
 export const DELETE = guarded(async (request: Request, context: Context) => {
-  const parsed = z.object({ tag: z.string().min(1).max(100) }).safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  if (!parsed.success) return jsonError(400, zodMessage(parsed.error));
+  const query = Object.fromEntries(new URL(request.url).searchParams);
+  const body = await readJson(request, knownQuantizationDeletion, { emptyAs: query });
+  if (!body.ok) return body.response;
+  if (query.tag !== undefined && query.tag.trim() !== body.data.tag) {
+    return jsonError(400, `tag: the body names "${body.data.tag}" but the query names "${query.tag}"; send one`);
+  }
   const model = await watchedModel(context);
   if (model.error) return model.error;
-  const deleted = await deleteKnownQuantization(model.db, model.modelId, parsed.data.tag);
-  return deleted ? NextResponse.json({ deleted: parsed.data.tag }) : jsonError(404, `Nothing recorded for ${parsed.data.tag}`);
+  const { tag } = body.data;
+  const deleted = await deleteKnownQuantization(model.db, model.modelId, tag);
+  return deleted ? NextResponse.json({ deleted: tag }) : jsonError(404, `Nothing recorded for ${tag}`);
 });
