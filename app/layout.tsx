@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { SiteHeader } from "@/components/layout/site-header";
+import { SkipLinks } from "@/components/layout/skip-links";
 import "./globals.css";
 import { Providers } from "./providers";
 
@@ -15,13 +16,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang="en">
       <body className="min-h-screen font-sans">
         <Providers>
-          {/* The first stop for a keyboard: past the header and its links, straight to the page. */}
-          <a
-            href="#main"
-            className="sr-only rounded-md bg-indigo-700 px-3 py-2 text-sm font-medium text-white shadow focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50"
-          >
-            Skip to content
-          </a>
+          <SkipLinks />
           <SiteHeader />
           <main id="main" tabIndex={-1} className="mx-auto w-full max-w-screen-2xl px-4 py-6 outline-none sm:px-6">
             {children}

@@ -12,6 +12,7 @@ import { ProbeMethodNote } from "./method-note";
 import { ProbeMargin } from "./probe-margin";
 import { ProbeSchedule } from "./probe-schedule";
 import { PromptSetPicker, type PromptChoice } from "./prompt-set-picker";
+import { STACKED_BOX, STACKED_HEAD, STACKED_TABLE } from "../ui/stacked-table";
 import { VerdictBadge } from "./verdict-badge";
 import { fieldClass, Input } from "@/components/ui/input";
 
@@ -218,17 +219,18 @@ function RunPanel({ run, onCancel, cancelling }: { run: RunWithResults; onCancel
         <div className="h-full bg-slate-700" style={{ width: `${percent}%` }} />
       </div>
       {run.error && <p role="alert" className="text-sm text-red-700">{run.error}</p>}
-      <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm">
+      {/* On a phone each endpoint is a card (components/ui/stacked-table.ts), its verdict first. */}
+      <div className={STACKED_BOX}>
+        <table className={`w-full text-left text-sm ${STACKED_TABLE}`}>
           <caption className="sr-only">Each endpoint&apos;s state and verdict</caption>
-          <thead className="text-xs uppercase text-slate-500">
+          <thead className={`text-xs uppercase text-slate-500 ${STACKED_HEAD}`}>
             <tr>
-              <th className="py-1 pr-3">Endpoint</th>
-              <th className="py-1 pr-3">Method</th>
-              <th className="py-1 pr-3">Requests · cost</th>
-              <th className="py-1 pr-3">Verdict</th>
-              <th className="py-1 pr-3">Divergence from the reference</th>
-              <th className="py-1">Why</th>
+              <th scope="col" className="py-1 pr-3">Endpoint</th>
+              <th scope="col" className="py-1 pr-3">Verdict</th>
+              <th scope="col" className="py-1 pr-3">Method</th>
+              <th scope="col" className="py-1 pr-3">Requests · cost</th>
+              <th scope="col" className="py-1 pr-3">Divergence from the reference</th>
+              <th scope="col" className="py-1">Why</th>
             </tr>
           </thead>
           <tbody>
@@ -237,15 +239,15 @@ function RunPanel({ run, onCancel, cancelling }: { run: RunWithResults; onCancel
               return (
                 <tr key={e.tag} className="border-t border-slate-100 align-top">
                   <th scope="row" className="py-1.5 pr-3 font-mono text-xs font-normal">{e.tag}</th>
-                  <td className="py-1.5 pr-3">{e.isReference ? "reference" : (e.method ?? "—")}</td>
-                  <td className="py-1.5 pr-3 whitespace-nowrap">
+                  <td data-label="Verdict" className="py-1.5 pr-3">{r ? <VerdictBadge verdict={r.verdict} /> : <span className="text-slate-500">{active ? "measuring…" : "—"}</span>}</td>
+                  <td data-label="Method" className="py-1.5 pr-3">{e.isReference ? "reference" : (e.method ?? "—")}</td>
+                  <td data-label="Requests · cost" className="py-1.5 pr-3 whitespace-nowrap">
                     {e.done} / {e.total}
                     {e.errors > 0 && <span className="text-red-700"> ({e.errors} failed)</span>}
                     {r && <span className="block font-mono text-xs text-slate-600">${r.costUsd}</span>}
                   </td>
-                  <td className="py-1.5 pr-3">{r ? <VerdictBadge verdict={r.verdict} /> : <span className="text-slate-500">{active ? "measuring…" : "—"}</span>}</td>
                   <DivergenceCells result={r ?? null} />
-                  <td className="min-w-[16rem] py-1.5 text-slate-700">
+                  <td data-label="Why" className="py-1.5 text-slate-700 sm:min-w-[16rem]">
                     {r?.reason ?? ""}
                     {r && r.servedBy.length > 1 ? ` · served by ${r.servedBy.join(", ")}` : ""}
                     {r?.sampler && <span className="block text-xs text-slate-500">sent: {describeSampler(r.sampler)}</span>}
@@ -275,10 +277,10 @@ function DivergenceCells({ result }: { result: ResultView | null }) {
   if (!result || !d) {
     const legacy = result && result.statistic !== null ? `old probe: ${num(result.statistic)} vs noise ${num(result.noiseFloor)}` : "";
     const compared = result && result.promptsCompared > 0 ? ` · ${result.promptsCompared} prompts` : "";
-    return <td className="py-1.5 pr-3 font-mono text-xs text-slate-500">{legacy}{compared}</td>;
+    return <td data-label="Divergence" className="py-1.5 pr-3 font-mono text-xs text-slate-500">{legacy}{compared}</td>;
   }
   return (
-    <td className="py-1.5 pr-3 whitespace-nowrap font-mono text-xs leading-5">
+    <td data-label="Divergence" className="py-1.5 pr-3 whitespace-nowrap font-mono text-xs leading-5">
       <span className="block">
         KL <span data-testid="probe-kl">{num(d.klNats.estimate)} [{num(d.klNats.low)}, {num(d.klNats.high)}]</span> nats/token
       </span>

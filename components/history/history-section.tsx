@@ -14,6 +14,7 @@ import { apiFetch, modelApiPath } from "../ui/api-fetch";
 import { colorFor } from "./palette";
 import { RangePicker } from "./range-picker";
 import { SeriesChart, type ChartLine } from "./series-chart";
+import { uptimeDomain } from "./uptime-axis";
 
 export interface HistorySectionProps {
   modelId: string;
@@ -35,6 +36,9 @@ function useSeries(modelId: string, metric: Metric, range: Range) {
   });
 }
 
+/** Every value of the lines drawn, for the axis to fit. */
+const drawnValues = (s: Series, lines: ChartLine[]) =>
+  s.endpoints.filter((e) => lines.some((l) => l.tag === e.tag)).flatMap((e) => e.points.map((p) => (p.value === null ? null : Number(p.value))));
 const hasValues = (s: Series | undefined) => Boolean(s?.endpoints.some((e) => e.points.some((p) => p.value !== null)));
 const percent = (v: number | string) => `${Number(v).toFixed(1)}%`;
 const usd = (v: number | string) => (typeof v === "string" ? `$${v}` : `$${v.toFixed(2)}`);
@@ -96,7 +100,7 @@ export function HistorySection({ modelId, includedTags, uptimeThreshold = 95, pr
             range={range}
             lines={lines}
             format={percent}
-            yDomain={[0, 100]}
+            yDomain={uptimeDomain(drawnValues(uptime.data, lines), uptimeThreshold)}
             threshold={uptimeThreshold}
           />
         )

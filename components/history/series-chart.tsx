@@ -75,7 +75,7 @@ export function SeriesChart({ title, series, range, lines, format, axisFormat, y
       ) : (
         <div className="h-56">
           <ResponsiveContainer width="100%" height="100%">
-            <LineChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} accessibilityLayer={false}>
+            <LineChart data={rows} margin={{ top: 8, right: threshold === undefined ? 12 : THRESHOLD_MARGIN, bottom: 0, left: 0 }} accessibilityLayer={false}>
               <CartesianGrid stroke="#e2e8f0" strokeDasharray="3 3" />
               <XAxis
                 dataKey="t"
@@ -99,7 +99,7 @@ export function SeriesChart({ title, series, range, lines, format, axisFormat, y
                   y={threshold}
                   stroke="#dc2626"
                   strokeDasharray="6 4"
-                  label={{ value: `threshold ${threshold}%`, position: "insideBottomLeft", fill: "#dc2626", fontSize: 11 }}
+                  label={(props: { viewBox?: { x?: number; y?: number; width?: number } }) => <ThresholdLabel viewBox={props.viewBox} threshold={threshold} />}
                 />
               )}
               <Tooltip
@@ -131,6 +131,21 @@ export function SeriesChart({ title, series, range, lines, format, axisFormat, y
         </div>
       )}
     </figure>
+  );
+}
+
+/** Room right of the plot for the threshold's label, so it is never drawn over the lines. */
+const THRESHOLD_MARGIN = 64;
+
+/** The threshold's label, in the margin right of the plot at the line's height: "threshold" over "95%". */
+function ThresholdLabel({ viewBox, threshold }: { viewBox?: { x?: number; y?: number; width?: number }; threshold: number }) {
+  if (viewBox?.x === undefined || viewBox.y === undefined || viewBox.width === undefined) return <g />;
+  const x = viewBox.x + viewBox.width + 6;
+  return (
+    <text x={x} y={viewBox.y} fill="#b91c1c" fontSize={11} data-testid="threshold-label">
+      <tspan x={x} dy="-0.2em">threshold </tspan>
+      <tspan x={x} dy="1.2em">{threshold}%</tspan>
+    </text>
   );
 }
 

@@ -17,11 +17,14 @@ export type PageSectionId = (typeof PAGE_SECTIONS)[number]["id"];
 
 /**
  * One of the page's sections: an anchor that stays clear of the sticky navigation when scrolled
- * to. A plain box, not a landmark: the panels inside are the labelled regions.
+ * to. A plain box, not a landmark: the panels inside are the labelled regions. It takes the focus
+ * when a skip link or the navigation jumps to it (tabIndex -1), so the next Tab goes on from
+ * there; `data-page-section` names it for the skip links (components/layout/skip-links.tsx).
  */
 export function PageSection({ id, children }: { id: PageSectionId; children: ReactNode }) {
+  const label = PAGE_SECTIONS.find((s) => s.id === id)?.label ?? id;
   return (
-    <div id={id} data-page-section className="scroll-mt-14 space-y-4">
+    <div id={id} data-page-section={label} tabIndex={-1} className="scroll-mt-14 space-y-4 outline-none">
       {children}
     </div>
   );
@@ -62,13 +65,14 @@ export function SectionNav() {
       aria-label="On this page"
       className="sticky top-0 z-30 -mx-4 border-b border-slate-200 bg-slate-50/95 px-4 py-2 backdrop-blur sm:-mx-6 sm:px-6"
     >
-      <ul className="flex gap-1 overflow-x-auto text-sm">
+      {/* Every link on screen at 390 px (spread out, with less padding), wrapping below that: never cut. */}
+      <ul className="flex flex-wrap justify-between gap-y-1 text-sm sm:justify-start sm:gap-1">
         {PAGE_SECTIONS.map((s) => (
           <li key={s.id}>
             <a
               href={`#${s.id}`}
               aria-current={current === s.id ? "location" : undefined}
-              className="block rounded-md px-3 py-1.5 whitespace-nowrap text-slate-600 hover:bg-white hover:text-slate-900 aria-[current=location]:bg-white aria-[current=location]:font-medium aria-[current=location]:text-indigo-700 aria-[current=location]:shadow-sm"
+              className="block rounded-md px-1.5 py-1.5 whitespace-nowrap sm:px-3 text-slate-600 hover:bg-white hover:text-slate-900 aria-[current=location]:bg-white aria-[current=location]:font-medium aria-[current=location]:text-indigo-700 aria-[current=location]:shadow-sm"
             >
               {s.label}
             </a>

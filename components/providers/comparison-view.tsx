@@ -2,7 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { createSerializer, useQueryStates } from "nuqs";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { toCsv } from "@/lib/csv";
 import type { KnownQuantizationEntry } from "@/lib/known-quantization";
 import type { ProviderRow } from "@/lib/queries/providers";
@@ -50,12 +50,17 @@ interface Props {
 }
 
 /** The comparison page's interactive part: rules → verdicts → table, export, saved views. */
-export function ComparisonView({ modelId, endpoints, known, views, activeView, ignored, uptimeThreshold, probes = NO_PROBES, storedBudget }: Props) {
+export function ComparisonView({ modelId, endpoints, known: serverKnown, views, activeView, ignored, uptimeThreshold, probes = NO_PROBES, storedBudget }: Props) {
   const [urlState, setUrlState] = useQueryStates(comparisonParsers, { history: "replace", shallow: true });
   const state = urlState as ComparisonState;
   const [budgetState] = useQueryStates(budgetParsers);
   const [editing, setEditing] = useState<TableRow | null>(null);
   const [dialogWanted, setDialogWanted] = useState(false);
+  // The team's notes as saved from this page, over the ones the server rendered; a newer render
+  // (after a poll) has them too and takes over.
+  const [savedKnown, setSavedKnown] = useState<{ over: KnownQuantizationEntry[]; known: KnownQuantizationEntry[] } | null>(null);
+  const known = savedKnown?.over === serverKnown ? savedKnown.known : serverKnown;
+  const returnFocus = useReturnFocus();
 
   const rules = useMemo(() => toRuleSet(state), [state]);
   const facts = useMemo(() => endpointFacts(endpoints, known, probes), [endpoints, known, probes]);
@@ -148,6 +153,7 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
         onToggle={onToggle}
         toggleLabel={toggleLabel}
         onRecordQuantization={(row: TableRow) => {
+          returnFocus.remember(row.tag);
           setDialogWanted(true);
           setEditing(row);
         }}
@@ -179,10 +185,40 @@ export function ComparisonView({ modelId, endpoints, known, views, activeView, i
       {dialogWanted && <KnownQuantizationDialog
         modelId={modelId}
         target={editing && { tag: editing.tag, provider: editing.provider, reported: editing.quantization, known: editing.known }}
-        onClose={() => setEditing(null)}
+        onClose={() => {
+          setEditing(null);
+          returnFocus.request();
+        }}
+        onSaved={(list) => setSavedKnown({ over: serverKnown, known: list })}
+        onRemoved={(tag) => setSavedKnown({ over: serverKnown, known: known.filter((k) => k.tag !== tag) })}
       />}
     </div>
   );
+}
+
+/**
+ * Puts the focus back where the "Known quantization" dialog was opened from once it closes (saved,
+ * removed or cancelled) and the page has drawn the change: the same button, or, if that one is
+ * gone or hidden (the table and the phone's cards each have one), the visible button of the same
+ * row (`data-record-known`). Focusing it scrolls it into view if it is not.
+ */
+function useReturnFocus() {
+  const opener = useRef<{ tag: string; element: HTMLElement | null } | null>(null);
+  const [pending, setPending] = useState(0);
+  useEffect(() => {
+    const from = opener.current;
+    if (pending === 0 || !from) return;
+    const sameRow = [...document.querySelectorAll<HTMLElement>(`[data-record-known="${CSS.escape(from.tag)}"]`)];
+    const target = [from.element, ...sameRow].find((e) => e !== null && e.isConnected && e.getClientRects().length > 0);
+    target?.focus();
+  }, [pending]);
+  return {
+    remember: (tag: string) => {
+      const active = document.activeElement;
+      opener.current = { tag, element: active instanceof HTMLElement ? active : null };
+    },
+    request: () => setPending((n) => n + 1),
+  };
 }
 
 /** What the row's button does: exclude an included row, or include an excluded one. */

@@ -1,7 +1,6 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { KNOWN_QUANTIZATIONS } from "@/lib/rules/vocabulary";
 import type { KnownQuantizationEntry } from "@/lib/known-quantization";
@@ -12,12 +11,18 @@ interface Props {
   modelId: string;
   target: { tag: string; provider: string; reported: string | null; known: KnownQuantizationEntry | null } | null;
   onClose(): void;
+  /** The model's notes as the server has them after a save. */
+  onSaved(known: KnownQuantizationEntry[]): void;
+  /** The endpoint whose note was removed. */
+  onRemoved(tag: string): void;
 }
 
+// What changes is handed to the page, which draws it at once: no router refresh, which after a
+// rule change (a shallow URL update) scrolled the page to the top and left the focus off screen.
+
 /** Records what an endpoint really serves, with how the team knows; the rules then use it. */
-export function KnownQuantizationDialog({ modelId, target, onClose }: Props) {
+export function KnownQuantizationDialog({ modelId, target, onClose, onSaved, onRemoved }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
-  const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const url = `/api/models/${modelId}/known-quantization`;
   // Nothing is chosen for the user: a value pre-selected for every provider is one careless Save
@@ -35,17 +40,17 @@ export function KnownQuantizationDialog({ modelId, target, onClose }: Props) {
 
   const save = useMutation({
     mutationFn: (body: { tag: string; quantization: string; note: string; recordedBy: string }) =>
-      apiFetch(url, { method: "PUT", body: JSON.stringify(body) }),
-    onSuccess: () => {
-      router.refresh();
+      apiFetch<{ known: KnownQuantizationEntry[] }>(url, { method: "PUT", body: JSON.stringify(body) }),
+    onSuccess: ({ known }) => {
+      onSaved(known);
       onClose();
     },
     onError: (err) => setError(err.message),
   });
   const remove = useMutation({
     mutationFn: (tag: string) => apiFetch(url, { method: "DELETE", body: JSON.stringify({ tag }) }),
-    onSuccess: () => {
-      router.refresh();
+    onSuccess: (_answer, tag) => {
+      onRemoved(tag);
       onClose();
     },
     onError: (err) => setError(err.message),

@@ -2,6 +2,8 @@
 
 import type { ReactNode } from "react";
 import { formatPercent, formatUsdPerM } from "@/lib/format";
+import { VerdictBadge } from "../fidelity/verdict-badge";
+import { probeBadgeTitle, RecordKnownButton } from "./record-known-button";
 import { QuantizationBadge } from "./quantization-badge";
 import type { TableRow } from "./provider-table";
 
@@ -44,19 +46,18 @@ export function ProviderCards({ rows, onToggle, toggleLabel, onRecordQuantizatio
               {v.label}
               {v.unverified && <span className="ml-1 text-[11px] font-normal text-amber-700">(quantization unverified)</span>}
             </p>
+            {row.probe && (
+              <p className="mt-1 flex flex-wrap items-center gap-x-2 text-xs text-slate-600">
+                <span>Probe:</span>
+                <VerdictBadge verdict={row.probe.verdict} title={probeBadgeTitle(row.probe)} />
+              </p>
+            )}
             <dl className="mt-2 grid grid-cols-3 gap-x-3 gap-y-2 text-sm">
               <div className="col-span-3 flex flex-wrap items-center gap-2">
                 <dt className="sr-only">Quantization</dt>
                 <dd className="flex flex-wrap items-center gap-2">
                   <QuantizationBadge reported={row.quantization} known={row.known} />
-                  <button
-                    type="button"
-                    onClick={() => onRecordQuantization(row)}
-                    className="text-[11px] text-indigo-700 hover:underline"
-                    aria-label={`Record known quantization for ${row.provider}`}
-                  >
-                    {row.known ? "edit team note" : "record known"}
-                  </button>
+                  <RecordKnownButton row={row} onClick={() => onRecordQuantization(row)} />
                 </dd>
               </div>
               <Figure label="Input $/M" value={formatUsdPerM(row.inputPricePerM)} />

@@ -19,6 +19,7 @@ import { VerdictBadge } from "../fidelity/verdict-badge";
 import { ColumnChooser, COLUMN_LABELS } from "./column-chooser";
 import { ProviderCards } from "./provider-cards";
 import { QuantizationBadge } from "./quantization-badge";
+import { probeBadgeTitle, RecordKnownButton } from "./record-known-button";
 import { useKeepRowFocus, useRovingSortHeaders } from "./table-keyboard";
 import { useOverflowsRight } from "./use-overflows-right";
 
@@ -72,7 +73,7 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
             <div className="flex min-w-36 flex-col items-start gap-1 whitespace-normal">
               <span className={v.included ? "font-medium text-emerald-700" : "text-slate-600"}>{v.label}</span>
               {v.unverified && <span className="text-[11px] text-amber-700">quantization unverified</span>}
-              {row.original.probe && <VerdictBadge verdict={row.original.probe.verdict} title={`${row.original.probe.demo ? "Demo probe (demo data)" : "Probe"} of ${row.original.probe.finishedAt.slice(0, 10)}: ${row.original.probe.reason}`} />}
+              {row.original.probe && <VerdictBadge verdict={row.original.probe.verdict} title={probeBadgeTitle(row.original.probe)} />}
               <button
                 type="button"
                 data-row-toggle={row.original.tag}
@@ -91,16 +92,10 @@ export function ProviderTable({ rows, sort, onSortChange, onToggle, toggleLabel,
         header: COLUMN_LABELS.quantization,
         accessorFn: (r) => r.known?.quantization ?? r.quantization ?? "",
         cell: ({ row, table }) => (
-          <div className="flex flex-col items-start gap-1">
+          // Narrow, wrapping: a team note (its author, date and reason) must not widen the table.
+          <div className="flex max-w-44 flex-col items-start gap-1 whitespace-normal">
             <QuantizationBadge reported={row.original.quantization} known={row.original.known} />
-            <button
-              type="button"
-              onClick={() => actions(table).onRecordQuantization(row.original)}
-              className="text-[11px] text-indigo-700 hover:underline"
-              aria-label={`Record known quantization for ${row.original.provider}`}
-            >
-              {row.original.known ? "edit team note" : "record known"}
-            </button>
+            <RecordKnownButton row={row.original} onClick={() => actions(table).onRecordQuantization(row.original)} />
           </div>
         ),
       },

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { poll, replicaControl, screenshot, scrollToBudget, scrollToHistory } from "./helpers";
+import { startDataServer, MODEL_PAGE as DATA_MODEL_PAGE, type DataServer } from "./data-server";
+import { poll, replicaControl, screenshot, scrollToBudget, scrollToHistory, windowShot } from "./helpers";
 
 // Every page passes axe with no serious or critical violation, at desktop and phone width, with
 // what loads on scrolling (the charts, the fidelity section) loaded. A new page or section: add it to PAGES.
@@ -107,6 +108,66 @@ test.describe("accessibility (axe)", () => {
         await screenshot(page, `axe-${pageCase.name.replaceAll(" ", "-")}-${label}`);
       });
     }
+  }
+});
+
+/** axe's serious and critical violations on the page as it is, each with where it is. */
+async function blockingViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help}; at ${v.nodes.slice(0, 5).map((n) => n.target.join(" ")).join(" | ")}`);
+}
+
+// The same check on pages with what a team's pages hold after a while (issue 18, item 14): a team
+// note, a finished probe with its verdicts, imported usage with a flagged reconciliation day, and
+// the account's keys. Its own server (a management key and sign-in), so the pass above keeps its
+// seed data.
+test.describe("accessibility (axe) of pages with data in them", () => {
+  test.describe.configure({ mode: "serial", timeout: 300_000 });
+  let data: DataServer;
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(300_000); // a server of its own, a poll cycle and a probe run, on a shared machine
+    data = await startDataServer(browser);
+  });
+  test.afterAll(async () => data?.stop());
+
+  for (const { label, width, height } of WIDTHS) {
+    test(`the model page with a team note and a finished probe at ${label} px: no serious or critical axe violation`, async () => {
+      const context = await data.context({ width, height });
+      const page = await context.newPage();
+      await page.goto(DATA_MODEL_PAGE);
+      await modelPageReady(page);
+      // The data is there: the team's note and the probe's verdicts, on the rows and in the run.
+      await expect(page.getByRole("button", { name: "Edit team note for Fireworks" })).toHaveCount(1);
+      const run = page.getByRole("region", { name: /^Probe \d+$/ });
+      await expect(run.getByTestId("probe-status")).toHaveText("done");
+      await expect(run.getByRole("row").filter({ hasText: "fireworks" })).toContainText("differs by more than Δ");
+      await expect(page.getByText("differs by more than Δ", { exact: true }).first()).toBeAttached();
+      expect(await blockingViolations(page), `model page with data at ${label} px`).toEqual([]);
+      await run.scrollIntoViewIfNeeded();
+      await windowShot(page, `axe-data-probe-${label}`);
+      await context.close();
+    });
+
+    test(`the spend page with keys, activity, imported usage and a flagged day at ${label} px: no serious or critical axe violation`, async () => {
+      const context = await data.context({ width, height });
+      const page = await context.newPage();
+      await page.goto("/spend");
+      const keys = page.getByRole("table", { name: "API keys" });
+      await expect(keys.getByRole("row")).toHaveCount(4);
+      await expect(keys.getByRole("button", { name: "Use for pipeline: “Research notebook”" })).toBeVisible();
+      const reconciliation = page.getByRole("table", { name: "Reconciliation" });
+      await expect(reconciliation.getByRole("row").filter({ hasText: /differs by \$/ })).toHaveCount(1);
+      await expect(page.getByRole("table", { name: "Actual prices per provider" })).toBeVisible();
+      await expect(page.getByRole("table", { name: "Actual usage by provider" }).getByRole("row", { name: /DeepInfra/ })).toBeVisible();
+      await expect(page.getByRole("table", { name: "Key changes" }).getByRole("row")).toHaveCount(2);
+      // The activity chart is drawn before axe looks.
+      await expect(page.getByRole("figure", { name: "Actual spend per day and provider" }).locator(".recharts-bar-rectangle").first()).toBeVisible();
+      expect(await blockingViolations(page), `spend page with data at ${label} px`).toEqual([]);
+      await screenshot(page, `axe-data-spend-${label}`);
+      await context.close();
+    });
   }
 });
 

@@ -123,8 +123,8 @@ test.describe("provider comparison", () => {
     await expect(fireworks).toContainText("Excluded: nvfp4");
     await screenshot(page, "comparison-team-quantization");
 
-    // Clean up so other tests see the seed data.
-    await page.getByRole("button", { name: "Record known quantization for Fireworks" }).click();
+    // Clean up so other tests see the seed data. The row's button now says what it does.
+    await page.getByRole("button", { name: "Edit team note for Fireworks" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Remove note" }).click();
     await expect(fireworks).toContainText("Included");
   });

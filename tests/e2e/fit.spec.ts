@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { poll, replicaControl, screenshot, SCREENSHOT_DIR } from "./helpers";
+import { startDataServer, type DataServer } from "./data-server";
+import { poll, replicaControl, screenshot, SCREENSHOT_DIR, windowShot } from "./helpers";
 import { BASIC_PASSWORD, BASIC_USER, startSecuredServer } from "./secured-server";
 
 // A table and a page that fit (issue 14, items 10, 11, 13 and the failure message of 17): the
@@ -293,5 +294,116 @@ test.describe("a table and a page that fit", () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+// The same pages once a team has used them (issue 18, items 11 and 12): a team note, a finished
+// probe, imported usage and the account's keys, on a server of their own (tests/e2e/data-server.ts).
+test.describe("a page with data in it that fits", () => {
+  test.describe.configure({ mode: "serial", timeout: 180_000 });
+  let data: DataServer;
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(300_000); // a server of its own, a poll cycle and a probe run, on a shared machine
+    data = await startDataServer(browser);
+  });
+  test.afterAll(async () => data?.stop());
+
+  test("at 390 px the cards show the probe's verdict, the probe's results are a card per endpoint with the verdict first, and the section menu is whole", async () => {
+    const context = await data.context(PHONE);
+    const page = await context.newPage();
+    await page.goto(MODEL_PAGE);
+    await expect(page.getByTestId("summary")).toHaveText(/providers included/);
+
+    // The section menu: every link on the screen, none cut.
+    const nav = page.getByRole("navigation", { name: "On this page" });
+    await expect(nav.getByRole("link")).toHaveText(["Providers", "Routing", "Budget", "History", "Fidelity"]);
+    for (const link of await nav.getByRole("link").all()) await expectWithinWidth(link, PHONE.width, `section link ${await link.textContent()}`);
+
+    // Each probed provider's card carries the probe's verdict.
+    const fireworks = page.getByRole("listitem", { name: "Fireworks" });
+    await expect(fireworks.getByText("Probe:")).toBeVisible();
+    await expect(fireworks.getByText("differs by more than Δ", { exact: true })).toBeVisible();
+    await expect(page.getByRole("listitem", { name: "Chutes" }).getByText("equivalent within Δ", { exact: true })).toBeVisible();
+    await expect(page.getByRole("listitem", { name: "Moonshot AI" }).getByText("reference", { exact: true })).toBeVisible();
+    await expect(page.getByRole("listitem", { name: "DeepInfra" }).getByText("Probe:")).toHaveCount(0); // not probed
+    await fireworks.scrollIntoViewIfNeeded();
+    await windowShot(page, "fit-data-cards-390");
+
+    // The probe's results: nothing scrolls sideways, and each endpoint's verdict is on the screen
+    // right under its name.
+    await page.locator("#fidelity").scrollIntoViewIfNeeded();
+    const run = page.getByRole("region", { name: /^Probe \d+$/ });
+    await expect(run.getByTestId("probe-status")).toHaveText("done", { timeout: 30_000 });
+    const results = run.getByRole("table");
+    expect(await results.evaluate((t) => (t.parentElement as HTMLElement).scrollWidth - (t.parentElement as HTMLElement).clientWidth)).toBeLessThanOrEqual(0);
+    for (const [tag, verdict] of [["moonshotai/int4", "reference"], ["chutes/int4", "equivalent within Δ"], ["fireworks", "differs by more than Δ"]]) {
+      const row = results.getByRole("row").filter({ has: page.getByRole("rowheader", { name: tag, exact: true }) });
+      const badge = row.getByRole("cell").first().getByText(verdict, { exact: true }); // the first cell: the verdict
+      await expect(badge).toBeVisible();
+      await expectWithinWidth(badge, PHONE.width, `${tag}'s verdict`);
+      // The verdict comes first: straight under the endpoint's name, above the method and cost.
+      const name = await row.getByRole("rowheader").boundingBox();
+      const verdictBox = await badge.boundingBox();
+      const method = await row.getByRole("cell").nth(1).boundingBox();
+      expect(verdictBox!.y).toBeGreaterThan(name!.y);
+      expect(verdictBox!.y).toBeLessThan(method!.y);
+      for (const cell of await row.getByRole("cell").all()) await expectWithinWidth(cell, PHONE.width, `a cell of ${tag}'s results`);
+    }
+    await run.getByRole("row").filter({ hasText: "chutes/int4" }).scrollIntoViewIfNeeded();
+    await windowShot(page, "fit-data-probe-390");
+    await expectNoSidewaysScroll(page);
+    await context.close();
+  });
+
+  test("at 390 px the spend page does not scroll sideways: keys, key changes, prices and reconciliation are a card per row", async () => {
+    const context = await data.context(PHONE);
+    const page = await context.newPage();
+    await page.goto("/spend");
+    await expect(page.getByRole("table", { name: "API keys" }).getByRole("row")).toHaveCount(4);
+    await expectNoSidewaysScroll(page);
+    for (const name of ["API keys", "Key changes", "Actual prices per provider", "Reconciliation"]) {
+      const table = page.getByRole("table", { name });
+      // Its column headers are there for a screen reader, and inside the page.
+      expect(await table.getByRole("columnheader").count(), name).toBeGreaterThan(3);
+      for (const cell of await table.getByRole("cell").all()) {
+        await expect(cell).toBeVisible();
+        await expectWithinWidth(cell, PHONE.width, `a cell of ${name}`);
+      }
+      // Each cell says its column.
+      await expect(table.locator("td").first()).toHaveAttribute("data-label", /\w/);
+    }
+    const notebook = page.getByRole("table", { name: "API keys" }).getByRole("row", { name: /Research notebook/ });
+    await expect(notebook.getByRole("cell").nth(5)).toHaveText("$20.00"); // its limit
+    await expect(notebook.getByRole("button", { name: "Use for pipeline: “Research notebook”" })).toBeVisible();
+    await notebook.scrollIntoViewIfNeeded();
+    await windowShot(page, "fit-data-spend-keys-390");
+    const flagged = page.getByRole("table", { name: "Reconciliation" }).getByRole("row").filter({ hasText: /differs by \$/ });
+    await expect(flagged).toContainText("$1.00");
+    await flagged.scrollIntoViewIfNeeded();
+    await windowShot(page, "fit-data-spend-reconciliation-390");
+    await screenshot(page, "fit-data-spend-390");
+    await context.close();
+  });
+
+  test("at 1280 px with a team note (a long name, a long reason) and the probe's reasons, the default columns still fit", async () => {
+    const context = await data.context(DESKTOP);
+    const page = await context.newPage();
+    const note = await page.request.put(`/api/models/moonshotai/kimi-k2.5/known-quantization`, {
+      data: { tag: "deepinfra", quantization: "fp8", note: "Their support answered in ticket 4411 that the whole fleet serves fp8 weights since the October migration; checked again by a probe.", recordedBy: "Maria-Fernanda Oyelaran-Castellanos" },
+    });
+    expect(note.status()).toBe(200);
+    await page.goto(MODEL_PAGE);
+    const table = page.getByRole("table", { name: "Providers" });
+    await expect(table.getByRole("row")).toHaveCount(12);
+    expect(await headers(page)).toEqual(["provider", "verdict", "quantization", "input $/m", "output $/m", "status", "uptime 30m", "uptime 1d", "latency p50", "throughput p50"]);
+    await expect(table.getByRole("row", { name: /^DeepInfra/ })).toContainText("Maria-Fernanda Oyelaran-Castellanos");
+    await expect(table.getByRole("row", { name: /^Fireworks/ })).toContainText("confirmed by the provider's docs");
+    expect(await hiddenWidth(page)).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
+    await expect(page.getByText("The table is wider than the screen")).toHaveCount(0);
+    await table.getByRole("row", { name: /^DeepInfra/ }).scrollIntoViewIfNeeded();
+    await windowShot(page, "fit-data-table-1280");
+    expect((await page.request.delete(`/api/models/moonshotai/kimi-k2.5/known-quantization?tag=deepinfra`)).status()).toBe(200);
+    await context.close();
   });
 });

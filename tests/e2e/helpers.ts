@@ -25,6 +25,12 @@ export async function screenshot(page: Page, name: string, part?: Locator) {
   else await page.screenshot({ path, fullPage: true });
 }
 
+/** What the window shows now (not the whole page): for a look at one part of a long page. */
+export async function windowShot(page: Page, name: string) {
+  const suffix = E2E_ENGINE === "postgres" ? "-postgres" : "";
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}${suffix}.png` });
+}
+
 export function expectSecurityHeaders(response: APIResponse | { headers(): Record<string, string> }, what: string) {
   const h = response.headers();
   expect(h["content-security-policy"], what).toContain("frame-ancestors 'none'");

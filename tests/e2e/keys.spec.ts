@@ -82,7 +82,7 @@ test("enforce the budget from the page, see the limit in place, stop and restart
   await page.goto("/spend");
   const keys = page.getByRole("region", { name: "Keys" });
   await expect(keys.getByRole("table", { name: "API keys" }).getByRole("row", { name: /Batch pipeline/ })).toContainText("none");
-  await keys.getByRole("button", { name: "Use “Batch pipeline” for the pipeline" }).click();
+  await keys.getByRole("button", { name: "Use for pipeline: “Batch pipeline”" }).click();
 
   const panel = keys.getByRole("group", { name: "Pipeline key", exact: true });
   await expect(panel).toContainText("Batch pipeline");
@@ -130,7 +130,7 @@ test("enforcing the budget on a key whose limit resets daily removes the reset, 
   await page.goto("/spend");
   const keys = page.getByRole("region", { name: "Keys" });
   await expect(keys.getByRole("table", { name: "API keys" }).getByRole("row", { name: /Nightly evals/ })).toContainText("daily");
-  await keys.getByRole("button", { name: "Use “Nightly evals” for the pipeline" }).click();
+  await keys.getByRole("button", { name: "Use for pipeline: “Nightly evals”" }).click();
 
   const panel = keys.getByRole("group", { name: "Pipeline key", exact: true });
   await expect(panel).toContainText("Nightly evals");

@@ -91,7 +91,8 @@ export function ReconciliationTable({ days, pipelineKeyChosen, label = "Reconcil
           </th>
           <td className={numCell}>
             {dollars(d.importedUsd)}
-            {d.importedRecords > 0 && <span className="ml-1 text-xs text-slate-500">({d.importedRecords})</span>}
+            {/* slate-600: slate-500 on a flagged day's red-50 is under 4.5:1 */}
+            {d.importedRecords > 0 && <span className="ml-1 text-xs text-slate-600">({d.importedRecords})</span>}
           </td>
           <td className={numCell}>{dollars(d.activityUsd)}</td>
           <td className={numCell}>{dollars(d.keyUsd)}</td>

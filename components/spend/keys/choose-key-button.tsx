@@ -12,7 +12,8 @@ export function ChooseKeyButton({ hash, name }: { hash: string; name: string }) 
       <button
         type="submit"
         disabled={pending}
-        aria-label={`Use “${name}” for the pipeline`}
+        // The name starts with the words shown (a voice user says what they see), then the key's.
+        aria-label={`${pending ? "Choosing…" : "Use for pipeline"}: “${name}”`}
         className="rounded-md border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-50 disabled:opacity-60"
       >
         {pending ? "Choosing…" : "Use for pipeline"}
