@@ -94,6 +94,8 @@ export interface ChatCall {
   atMs: number;
   /** Whether this call shared an earlier call's noise draw (co-batched). */
   coBatched: boolean;
+  /** What the answer charged (usage.cost), exact, as text. */
+  cost: string;
 }
 
 export interface ChatState {
@@ -274,7 +276,7 @@ export function completeChat(state: ChatState, body: unknown, nowMs: number, fin
     .plus(new Decimal(String(pricing.completion ?? "0")).times(completionTokens))
     .plus(new Decimal(String(pricing.request ?? "0")));
   const wantsLogprobs = body.logprobs === true && served.logprobs;
-  state.calls.push({ tag: requestedTag, servedTag, servedBy: String(endpoint.provider_name), promptHash, seed, atMs: nowMs, coBatched });
+  state.calls.push({ tag: requestedTag, servedTag, servedBy: String(endpoint.provider_name), promptHash, seed, atMs: nowMs, coBatched, cost: cost.toFixed() });
 
   const bytes = (text: string) => [...Buffer.from(text, "utf8")];
   const entry = (id: number, logprob: number) => ({ token: tokenText(id), logprob, bytes: bytes(tokenText(id)) });

@@ -32,7 +32,8 @@ interface State {
   patches: Patch[];
   endpointCalls: Record<string, number>;
   keyCalls: number;
-  requests: Array<{ method: string; path: string; authorized: boolean }>;
+  /** Every API request, with when it arrived (ms since the epoch). */
+  requests: Array<{ method: string; path: string; authorized: boolean; atMs: number }>;
   /** Demo drift (see drift.ts); null serves the recorded data. */
   drift: DriftState | null;
   chat: ChatState;
@@ -108,7 +109,7 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
       if (path.startsWith("/__replica/")) return await control(req, res, path);
       if (!path.startsWith("/api/v1/")) return send(res, 404, { error: { code: 404, message: "Not Found" } });
       const authorized = /^Bearer \S+/.test(req.headers.authorization ?? "");
-      state.requests.push({ method: req.method ?? "GET", path, authorized });
+      state.requests.push({ method: req.method ?? "GET", path, authorized, atMs: Date.now() });
 
       const chatBody = path === CHAT_PATH && req.method === "POST" ? await readChatBody(req) : undefined;
       const fault = takeFault(state, chatBody === undefined ? path : chatFaultPath(chatBody));
