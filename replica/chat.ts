@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import Decimal from "decimal.js";
 import { hashString, seededRandom } from "../lib/probe/random";
 import { REPLICA_MODELS, modelEndpoints } from "./endpoints";
+import { routeRequest } from "./routing";
 import { countPromptTokens } from "./language-model";
 import { logSoftmax, processedLogprobs, sampleFrom } from "./lm/sampler";
 import type { LmVariant, LogprobsKind, PrefillBehaviour, SamplerSettings, WeightFormat } from "./lm/types";
@@ -31,7 +32,7 @@ export interface ChatBehaviour {
   /** How long a prompt stays in its prefix cache (0: no cache). */
   cacheTtlMs: number;
   /** Every n-th answer (by a hash of the request) is served by this other provider. */
-  fallback?: { every: number; providerTag: string };
+  fallback?: { every: number; providerTag: string } | null;
 }
 
 const int4 = (name: string, over: Partial<LmVariant> = {}) => variant(name, "int4-g32", over);
@@ -82,7 +83,11 @@ export function supportedParameters(tag: string): string[] {
 }
 
 export interface ChatCall {
+  /** The endpoint the router chose (routing.ts). */
   tag: string;
+  /** The endpoint that answered: the chosen one, or the one its `fallback` quirk handed the request to. */
+  servedTag: string;
+  /** The answer's `provider`: the display name of servedTag's provider. */
   servedBy: string;
   promptHash: number;
   seed: number | null;
@@ -91,11 +96,15 @@ export interface ChatCall {
   coBatched: boolean;
   /** The sampler the request asked for (absent fields at OpenRouter's defaults). */
   sampler: { temperature: number; top_p: number; top_k: number; min_p: number };
+  /** What the answer charged (usage.cost), exact, as text. */
+  cost: string;
 }
 
 export interface ChatState {
   calls: ChatCall[];
   counters: Record<string, number>;
+  /** How many requests the router has placed (routing.ts balances by it). */
+  routeTurns: number;
   /** Behaviours changed since the replica started (POST /__replica/requantize, /__replica/behaviour), by tag. */
   overrides: Record<string, Partial<ChatBehaviour>>;
   /** The open batch of identical requests per endpoint and request: when it started and its noise draw. */
@@ -105,7 +114,7 @@ export interface ChatState {
 }
 
 export function freshChatState(): ChatState {
-  return { calls: [], counters: {}, overrides: {}, batches: {}, cache: {} };
+  return { calls: [], counters: {}, routeTurns: 0, overrides: {}, batches: {}, cache: {} };
 }
 
 /** The JSON body, or null when it is not JSON. */
@@ -136,7 +145,7 @@ export interface ChatModel {
 /** The recorded models as the endpoints API serves them at poll 0, without patches. */
 export function recordedModel(id: string): ChatModel | null {
   const model = REPLICA_MODELS.find((m) => m.id === id);
-  return model ? { permaslug: model.permaslug, endpoints: modelEndpoints(model, 0, false, []).data.endpoints } : null;
+  return model ? { permaslug: model.permaslug, endpoints: modelEndpoints(model, 0, true, []).data.endpoints } : null;
 }
 
 export interface ChatAnswer {
@@ -199,16 +208,11 @@ export function completeChat(state: ChatState, body: unknown, nowMs: number, fin
   if (typeof topLogprobs !== "number" || !Number.isInteger(topLogprobs) || topLogprobs < 0 || topLogprobs > 20) return error(400, "top_logprobs must be an integer from 0 to 20");
   const seed = typeof body.seed === "number" && Number.isInteger(body.seed) ? body.seed : null;
 
-  const provider = isRecord(body.provider) ? body.provider : {};
-  const only = Array.isArray(provider.only) ? provider.only.map(String) : null;
-  const allowFallbacks = provider.allow_fallbacks !== false;
+  // Routing: OpenRouter's provider preferences, applied by the replica's own router (routing.ts).
+  const route = routeRequest(model.endpoints, body, state.routeTurns++);
+  if (!route.ok) return error(route.status, route.message);
+  let endpoint = route.attempts[0];
   const tagOf = (e: EndpointObject) => String(e.tag);
-  const matches = (e: EndpointObject) => !only || only.some((slug) => slug === tagOf(e) || slug === tagOf(e).split("/")[0]);
-  let endpoint = model.endpoints.find(matches);
-  if (!endpoint) {
-    if (!allowFallbacks || model.endpoints.length === 0) return error(404, "No endpoints found that match your provider routing preferences");
-    endpoint = model.endpoints[0];
-  }
 
   const requestKey = JSON.stringify([messages, sampler, maxTokens, body.reasoning ?? null]);
   const promptHash = hashString(JSON.stringify(messages));
@@ -276,11 +280,13 @@ export function completeChat(state: ChatState, body: unknown, nowMs: number, fin
   const wantsLogprobs = body.logprobs === true && served.logprobs;
   state.calls.push({
     tag: requestedTag,
+    servedTag,
     servedBy: String(endpoint.provider_name),
     promptHash,
     seed,
     atMs: nowMs,
     coBatched,
+    cost: cost.toFixed(),
     sampler: { temperature: sampler.temperature, top_p: sampler.top_p, top_k: sampler.top_k, min_p: sampler.min_p },
   });
 

@@ -4,7 +4,7 @@ import Decimal from "decimal.js";
 import { kimiK25 } from "./data/kimi-k2.5";
 import { REPLICA_MODELS, modelEndpoints, perToken, type Patch } from "./endpoints";
 import { applyDrift, createDrift, type DriftOptions, type DriftState } from "./drift";
-import { CHAT_PATH, chatFaultPath, completeChat, freshChatState, readChatBody, requantize, type ChatState } from "./chat";
+import { CHAT_PATH, chatFaultPath, completeChat, freshChatState, readChatBody, requantize, type ChatBehaviour, type ChatState } from "./chat";
 import { freshAccount, handleAccountRequest, type ActivityBilling, isAccountChat, minimalChatCompletion, type AccountState } from "./keys";
 import { WEIGHT_FORMATS, type WeightFormat } from "./lm/types";
 
@@ -32,7 +32,8 @@ interface State {
   patches: Patch[];
   endpointCalls: Record<string, number>;
   keyCalls: number;
-  requests: Array<{ method: string; path: string; authorized: boolean }>;
+  /** Every API request, with when it arrived (ms since the epoch). */
+  requests: Array<{ method: string; path: string; authorized: boolean; atMs: number }>;
   /** Demo drift (see drift.ts); null serves the recorded data. */
   drift: DriftState | null;
   chat: ChatState;
@@ -111,7 +112,7 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
       if (path.startsWith("/__replica/")) return await control(req, res, path);
       if (!path.startsWith("/api/v1/")) return send(res, 404, { error: { code: 404, message: "Not Found" } });
       const authorized = /^Bearer \S+/.test(req.headers.authorization ?? "");
-      state.requests.push({ method: req.method ?? "GET", path, authorized });
+      state.requests.push({ method: req.method ?? "GET", path, authorized, atMs: Date.now() });
 
       const chatBody = path === CHAT_PATH && req.method === "POST" ? await readChatBody(req) : undefined;
       const fault = takeFault(state, chatBody === undefined ? path : chatFaultPath(chatBody));
@@ -150,7 +151,8 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
         }
         const answer = completeChat(state.chat, chatBody, Date.now(), (id) => {
           const model = REPLICA_MODELS.find((m) => m.id === id);
-          return model ? { permaslug: model.permaslug, endpoints: modelEndpoints(model, 0, false, state.patches).data.endpoints } : null;
+          // With their latency and throughput: the router sorts by them whether or not the caller has a key.
+          return model ? { permaslug: model.permaslug, endpoints: modelEndpoints(model, 0, true, state.patches).data.endpoints } : null;
         });
         return send(res, answer.status, answer.json);
       }
@@ -230,6 +232,17 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
       const format = body.format === null ? null : (body.format as WeightFormat);
       if (format !== null && !WEIGHT_FORMATS.includes(format)) return send(res, 400, { error: `format must be null or one of ${WEIGHT_FORMATS.join(", ")}` });
       requantize(state.chat, tag, format);
+      return send(res, 200, { ok: true });
+    }
+    if (path === "/__replica/behaviour") {
+      // Turns an endpoint's fallback quirk (chat.ts: every n-th answer from another provider,
+      // whatever the routing preferences say) off with {tag, fallback: null}, or sets it.
+      const tag = String(body.tag);
+      const fallback = body.fallback as ChatBehaviour["fallback"];
+      if (fallback !== null && !(typeof fallback === "object" && typeof fallback.every === "number" && typeof fallback.providerTag === "string")) {
+        return send(res, 400, { error: "fallback must be null or {every, providerTag}" });
+      }
+      state.chat.overrides[tag] = { ...state.chat.overrides[tag], fallback };
       return send(res, 200, { ok: true });
     }
     if (path === "/__replica/drift") {

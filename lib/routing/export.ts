@@ -56,17 +56,3 @@ export function buildRoutingExport(
   if (sort !== "none") provider.sort = sort;
   return { provider };
 }
-
-/**
- * Which endpoints OpenRouter may route to under these preferences, following its documented
- * semantics: `only` and `ignore` match a tag exactly or by its base slug, and `quantizations`
- * is an allow-list on the reported value (an unreported one counts as "unknown").
- */
-export function endpointsAllowedBy(prefs: ProviderPreferences, endpoints: readonly EndpointFacts[]): string[] {
-  const matches = (list: readonly string[], tag: string) => list.includes(tag) || list.includes(baseSlug(tag));
-  return endpoints
-    .filter((e) => matches(prefs.only, e.tag))
-    .filter((e) => !prefs.ignore || !matches(prefs.ignore, e.tag))
-    .filter((e) => !prefs.quantizations || prefs.quantizations.includes(effectiveQuantization(e.quantization)))
-    .map((e) => e.tag);
-}

@@ -192,9 +192,11 @@ test.describe("spend tracking and actual usage", () => {
 
   test("the spend page shows the stored series, the burn rate and when the budget runs out", async ({ page, request }) => {
     await poll(request);
+    const snapshotTakenBy = Date.now(); // the poll's spend snapshot is stored before its answer
     await page.goto("/spend");
-    // Start the budget now, to the second: spend counts from the snapshot just taken.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // Start the budget now, to the second, after the snapshot just taken (spend counts from it):
+    // the start field holds whole seconds, so wait for the clock to enter the next second.
+    await expect.poll(() => Math.floor(Date.now() / 1000), { intervals: [20], timeout: 2_000 }).toBeGreaterThan(Math.floor(snapshotTakenBy / 1000));
     const start = new Date().toISOString().slice(0, 19);
     await page.getByLabel("Budget (USD)").fill("100");
     await page.getByLabel("Start (UTC)").fill(start);

@@ -1,3 +1,4 @@
+import Decimal from "decimal.js";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { poll, REPLICA_URL, replicaControl, screenshot, scrollToBudget } from "./helpers";
 
@@ -68,6 +69,15 @@ test.describe("home page dashboard", () => {
     expect(byDefault.budgetText).toContain(defaultCheapest); // the same provider is the cheapest there
     const defaultWorst = await worstIncludedUptime(request, `/api/models/${KIMI}/routing`);
     await expect(defaultRow.getByText(defaultWorst.text, { exact: true })).toBeVisible();
+    // The same figures worked out by hand from the replica's data (replica/data/kimi-k2.5.ts): the
+    // default rules leave out only BaseTen (status -5); the plan is 10M input and 60M output, so
+    // Chutes ($0.40 / $2.20) costs 4.00 + 132.00 = $136.00, the least; the worst 30-minute uptime
+    // at the second poll is Venice's, 97.4 + 1.2 × sin(0.9 + 10 × 1.7) = 96.42.
+    expect(byDefault).toMatchObject({ included: "10 of 11", planCost: "$136.00" });
+    await expect(defaultRow).toContainText("10 of 11");
+    await expect(defaultRow).toContainText("$0.40 / $2.20");
+    await expect(defaultRow).toContainText("Chutes · plan $136.00");
+    expect(defaultWorst).toEqual({ text: "96.4%", count: 10 });
     await screenshot(page, "home-default-view-1280");
 
     // A saved view: its figures on the home page are the model page's on /v/{slug}.
@@ -78,7 +88,7 @@ test.describe("home page dashboard", () => {
     expect(onModelPage).toMatchObject({ included: "4 of 11", planCost: "$139.50" });
     expect(onModelPage.budgetText).toContain("DeepInfra");
     const worst = await worstIncludedUptime(request, `/api/views/${slug}/routing`);
-    expect(worst.count).toBe(4);
+    expect(worst).toEqual({ text: "96.4%", count: 4 }); // Venice again, by hand as above
 
     await page.goto("/");
     await expect(card).toContainText("Saved views (1)");
@@ -106,10 +116,15 @@ test.describe("home page dashboard", () => {
     await expect(spend.getByRole("definition").first()).toBeVisible();
     await expect(spend).toContainText("Remaining");
     await expect(spend).toContainText("Runs out");
+    const onHome = (await spend.textContent()) ?? "";
     await page.goto("/spend");
     const onSpendPage = (await page.getByLabel("Spend summary").textContent()) ?? "";
-    const remaining = /Remaining\s*(−?\$[\d,]+\.\d\d)/.exec(onSpendPage)?.[1];
-    expect(remaining).toBeTruthy();
+    const money = (label: string, text: string) => /−?\$[\d,]+\.\d\d/.exec(text.slice(text.indexOf(label) + label.length))?.[0] ?? `no ${label}`;
+    const remaining = money("Remaining", onSpendPage);
+    // Remaining is the budget less what was spent since its start, to the cent.
+    const dollars = (text: string) => new Decimal(text.replace("−", "-").replace(/[$,]/g, ""));
+    const budget = money("Budget", onHome);
+    expect(dollars(remaining).equals(dollars(budget).minus(dollars(money("Spent since start", onSpendPage))))).toBe(true);
     await page.goto("/");
     await expect(spend).toContainText(`Remaining${remaining}`);
     await screenshot(page, "home-1280");

@@ -94,10 +94,17 @@ describe.each(engines)("poller on $name PostgreSQL", (engine) => {
     expect(summary.lastSuccessAt).toBe(before?.polledAt);
   });
 
-  it("retries a 429 honouring Retry-After, and the snapshot records the attempts", async () => {
-    await injectFault(replica.url, { kind: "429", retryAfter: 0, times: 1 });
+  it("a 429 with Retry-After: 1 delays the retry by at least 1 s of the real clock (and under 3 s), and the snapshot records the attempts", async () => {
+    await injectFault(replica.url, { kind: "429", retryAfter: 1, times: 1 });
+    const before = replica.state.requests.length;
     const result = await runPollCycle(opened.db, client(), { trigger: "test" });
     expect(result.models[0]).toMatchObject({ ok: true, attempts: 2, endpoints: 11 });
+    // The two endpoint requests as the replica received them: the refused one and the retry.
+    const [refused, retry] = replica.state.requests.slice(before).filter((r) => r.path.endsWith("/endpoints"));
+    const gapMs = retry.atMs - refused.atMs;
+    expect(gapMs).toBeGreaterThanOrEqual(1_000);
+    // Bounded: the wait plus late timers on a busy 2-core machine, not a second back-off on top.
+    expect(gapMs).toBeLessThan(3_000);
   });
 
   it("two cycles started at once write one snapshot of the model", async () => {

@@ -55,7 +55,7 @@ describe("coverage in dataset order", () => {
     expect(c.planFraction.equals(new Decimal(100).div("139.5"))).toBe(true);
   });
 
-  it("$100 at Venice covers B3–B4 fully and 30% of B5", () => {
+  it("$100 at Venice covers B3–B4 fully and 58% of B5", () => {
     // Per dataset ≈ $38.75: 2 × 38.75 = 77.50, 22.50 / 38.75 = 58%.
     const c = coverage(DEFAULT_PLAN, new Decimal(100), "0.75", "3.75");
     expect(c.text).toBe("covers B3–B4 fully and 58% of B5");

@@ -41,7 +41,7 @@ describe("fillBuckets", () => {
 
   it("an empty window gives no points, and a zero width is refused", () => {
     expect(fillBuckets([], from, from, 300)).toEqual([]);
-    expect(() => fillBuckets([], from, to, 0)).toThrow();
+    expect(() => fillBuckets([], from, to, 0)).toThrow(new Error("bucketSeconds must be positive"));
   });
 });
 
