@@ -10,6 +10,7 @@ import { answerRecord } from "./answer-record";
 import { computeResults } from "./results";
 import { DEFAULT_DELTA_NATS, samplerOfRun } from "./settings";
 import { detectViewAlerts } from "../alerts/detect-views";
+import { provenanceFactsChanged } from "../provenance/hooks";
 
 // Runs a probe outside any HTTP request. The run row is the job: claimRun() takes a queued run,
 // or a running one whose worker died (its lease expired), with an atomic UPDATE; processRun()
@@ -282,6 +283,7 @@ export async function finishRun(db: Db, runId: number, status: "done" | "cancell
       await detectViewAlerts(tx, run.modelId, new Date());
     }
   }, { timeout: 60_000, maxWait: 30_000 });
+  if (status === "done") await provenanceFactsChanged(db, run.modelId, `probe run ${runId}`);
   return status;
 }
 

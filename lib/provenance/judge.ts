@@ -32,7 +32,7 @@ export interface CandidateFacts {
   tag: string;
   /** The view's answer at the generation's time; null when no snapshot of the model was in force. */
   atTime: ViewAnswer | null;
-  /** When excluded at the time: the latest moment within the grace window before it when the view still included it (ISO). */
+  /** When excluded at the time: until when, within the grace window before it, the view still included it (ISO). */
   includedWithinGraceAt: string | null;
   /** The endpoint's latest probe verdict finished before the generation, and its first after. */
   verdictBefore: VerdictAt | null;
@@ -49,6 +49,8 @@ export interface GenerationFacts {
   view: { slug: string; name: string; modelId: string } | null;
   /** The view's rules were recorded at the generation's time (views saved before revisions were kept may not be). */
   viewRulesKnown: boolean;
+  /** A snapshot of the model was in force at the generation's time (a poll before it). */
+  snapshotInForce: boolean;
   /** The endpoints of the record's provider (and tag, when it named one) for the model, each with its facts. */
   candidates: CandidateFacts[];
   graceMinutes: number;
@@ -85,10 +87,11 @@ export function judgeGeneration(f: GenerationFacts): Judgement {
   if (!f.provider) return none("unverified", ["the record names no provider (enrich it from OpenRouter's /generation)"]);
   if (!f.view) return none("unverified", ["no saved view is chosen for this import or dataset, so nothing says what the pipeline was allowed"]);
   if (!f.occurredAt) return none("unverified", ["the record has no time, so what was known then cannot be looked up"]);
-  if (f.modelId && f.modelId !== f.view.modelId) {
+  if (f.modelId && !sameModel(f.modelId, f.view.modelId)) {
     return none("unverified", [`the record's model ${f.modelId} is not the view's model ${f.view.modelId}`]);
   }
   if (!f.viewRulesKnown) return none("unverified", [`view “${f.view.name}”'s rules at ${f.occurredAt} were not recorded (saved before its history was kept)`]);
+  if (!f.snapshotInForce) return none("unverified", [`no snapshot of ${f.view.modelId} was taken before ${f.occurredAt}`]);
   if (f.candidates.length === 0) {
     const what = f.recordTag ? `endpoint ${f.recordTag}` : `provider ${f.provider}`;
     return none("excluded", [`${what} had no endpoint of ${f.view.modelId} in the snapshot in force: view “${f.view.name}”'s allow-list never named it (a leak through fallbacks)`]);
@@ -96,6 +99,11 @@ export function judgeGeneration(f: GenerationFacts): Judgement {
   const judged = f.candidates.map((c) => judgeCandidate(c, f));
   if (judged.length === 1) return judged[0];
   return combineAmbiguous(judged, f);
+}
+
+/** A record names the model as asked ("moonshotai/kimi-k2.5") or as answered, by its dated permaslug ("…-20260127"). */
+export function sameModel(recorded: string, viewModel: string): boolean {
+  return recorded === viewModel || (recorded.startsWith(`${viewModel}-`) && /^\d{8}$/.test(recorded.slice(viewModel.length + 1)));
 }
 
 function judgeCandidate(c: CandidateFacts, f: GenerationFacts): Judgement {
@@ -118,7 +126,7 @@ function judgeCandidate(c: CandidateFacts, f: GenerationFacts): Judgement {
     if (c.includedWithinGraceAt) {
       return judged("suspect", [
         why,
-        `it was still included at ${c.includedWithinGraceAt}, within the ${f.graceMinutes} min a pipeline may keep an old allow-list`,
+        `it was included until ${c.includedWithinGraceAt}, within the ${f.graceMinutes} min a pipeline may keep an old allow-list`,
         context,
       ]);
     }

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "../db/engines";
+import { rejudge } from "../provenance/rejudge";
 import { MAX_REPORTED_ERRORS, parseUsageJsonl, type LineError } from "./parse";
 
 // Imports a JSONL file of usage records. Records are keyed by dedupeKey (unique in the table) and
@@ -18,12 +19,17 @@ export interface ImportResult {
 
 const BATCH = 1_000;
 
-export async function importUsage(db: Db, filename: string, body: string): Promise<ImportResult> {
+export interface ImportOptions {
+  /** The saved view the pipeline ran under for this file (provenance); else the dataset's choice. */
+  viewId?: number | null;
+}
+
+export async function importUsage(db: Db, filename: string, body: string, options: ImportOptions = {}): Promise<ImportResult> {
   const parsed = parseUsageJsonl(body);
   const errors = parsed.errors.slice(0, MAX_REPORTED_ERRORS);
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const created = await tx.usageImport.create({
-      data: { filename, lines: parsed.lines, accepted: 0, duplicates: 0, rejected: parsed.errors.length, errors: [] },
+      data: { filename, lines: parsed.lines, accepted: 0, duplicates: 0, rejected: parsed.errors.length, errors: [], viewId: options.viewId ?? null },
     });
     let accepted = 0;
     for (let i = 0; i < parsed.records.length; i += BATCH) {
@@ -37,6 +43,7 @@ export async function importUsage(db: Db, filename: string, body: string): Promi
         outputTokens: BigInt(r.outputTokens),
         costUsd: r.costUsd,
         occurredAt: r.occurredAt,
+        tag: r.tag,
       }));
       accepted += (await tx.usageRecord.createMany({ data: batch, skipDuplicates: true })).count;
     }
@@ -47,4 +54,7 @@ export async function importUsage(db: Db, filename: string, body: string): Promi
     });
     return { importId: created.id, filename, lines: parsed.lines, accepted, duplicates, rejected: parsed.errors.length, errors };
   }, { timeout: 60_000 });
+  // Each new generation gets its provenance class (a re-import adds no record, so judges nothing).
+  if (result.accepted > 0) await rejudge(db, { importId: result.importId });
+  return result;
 }

@@ -24,6 +24,7 @@ const facts = (f: Partial<GenerationFacts> = {}): GenerationFacts => ({
   occurredAt: "2026-12-01T10:30:00.000Z",
   view: VIEW,
   viewRulesKnown: true,
+  snapshotInForce: true,
   candidates: [candidate()],
   graceMinutes: 60,
   ...f,
@@ -53,7 +54,7 @@ describe("judgeGeneration", () => {
     const j = judgeGeneration(facts({ candidates: [candidate({ atTime: excludedFp4, includedWithinGraceAt: "2026-12-01T10:00:00.000Z" })] }));
     expect(j.class).toBe("suspect");
     expect(j.reasons[0]).toBe("view “Pipeline” excluded deepinfra/fp8: fp4");
-    expect(j.reasons[1]).toBe("it was still included at 2026-12-01T10:00:00.000Z, within the 60 min a pipeline may keep an old allow-list");
+    expect(j.reasons[1]).toBe("it was included until 2026-12-01T10:00:00.000Z, within the 60 min a pipeline may keep an old allow-list");
   });
   it("excluded: the view excluded it at the time and for longer than the grace", () => {
     const j = judgeGeneration(facts({ candidates: [candidate({ atTime: excludedFp4 })] }));
@@ -79,7 +80,11 @@ describe("judgeGeneration", () => {
     expect(judgeGeneration(facts({ occurredAt: null })).class).toBe("unverified");
     expect(judgeGeneration(facts({ provider: null })).class).toBe("unverified");
     expect(judgeGeneration(facts({ viewRulesKnown: false })).class).toBe("unverified");
+    expect(judgeGeneration(facts({ snapshotInForce: false, candidates: [] })).class).toBe("unverified");
     expect(judgeGeneration(facts({ modelId: "other/model" })).class).toBe("unverified");
+    // the dated permaslug a response names is the same model
+    expect(judgeGeneration(facts({ modelId: "moonshotai/kimi-k2.5-20260127" })).class).toBe("trusted");
+    expect(judgeGeneration(facts({ modelId: "moonshotai/kimi-k2.5-thinking" })).class).toBe("unverified");
     expect(judgeGeneration(facts({ candidates: [candidate({ atTime: null })] })).class).toBe("unverified");
   });
 });

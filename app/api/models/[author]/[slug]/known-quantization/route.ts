@@ -8,6 +8,7 @@ import {
   listKnownQuantizations,
   setKnownQuantization,
 } from "@/lib/known-quantization";
+import { provenanceFactsChanged } from "@/lib/provenance/hooks";
 import { findWatchedModel } from "@/lib/queries/models";
 
 export const dynamic = "force-dynamic";
@@ -34,6 +35,7 @@ export const PUT = guarded(async (request: Request, context: Context) => {
   const model = await watchedModel(context);
   if (model.error) return model.error;
   await setKnownQuantization(model.db, model.modelId, body.data);
+  await provenanceFactsChanged(model.db, model.modelId, "a known quantization was recorded");
   return NextResponse.json({ known: await listKnownQuantizations(model.db, model.modelId) });
 });
 
@@ -43,5 +45,6 @@ export const DELETE = guarded(async (request: Request, context: Context) => {
   const model = await watchedModel(context);
   if (model.error) return model.error;
   const deleted = await deleteKnownQuantization(model.db, model.modelId, parsed.data.tag);
+  if (deleted) await provenanceFactsChanged(model.db, model.modelId, "a known quantization was removed");
   return deleted ? NextResponse.json({ deleted: parsed.data.tag }) : jsonError(404, `Nothing recorded for ${parsed.data.tag}`);
 });
