@@ -5,6 +5,7 @@ import { guarded, jsonError, readQuery } from "@/lib/http";
 import { EXPORT_FORMATS, exportStream, judgementOf } from "@/lib/provenance/export";
 import { PROVENANCE_CLASSES } from "@/lib/provenance/judge";
 import { listDatasets } from "@/lib/provenance/queries";
+import { NO_DATASET } from "@/lib/view-state/provenance";
 
 export const dynamic = "force-dynamic";
 
@@ -13,8 +14,6 @@ export const dynamic = "force-dynamic";
 // dataset: omitted for all, "(none)" for the records without one. GET /api/provenance?id=gen-…:
 // one generation's judgement as JSON.
 
-/** The records without a dataset, in the query string. */
-const NO_DATASET = "(none)";
 const GENERATION_ID = /^(sha256:[0-9a-f]{64}|[A-Za-z0-9][A-Za-z0-9_.:-]{0,199})$/;
 
 const querySchema = z.union([
