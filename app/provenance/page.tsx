@@ -83,7 +83,9 @@ export default async function ProvenancePage({ searchParams }: Props) {
                 {summary.planTrustedPercent === null ? "—" : `${summary.planTrustedPercent}%`}
               </dd>
               <dd className="text-xs text-slate-500">
-                {Number(summary.planTrustedOutputTokens).toLocaleString("en-US")} of {summary.planOutputTokens.toLocaleString("en-US")} planned output tokens
+                {summary.planOutputTokens > 0
+                  ? `${Number(summary.planTrustedOutputTokens).toLocaleString("en-US")} of ${summary.planOutputTokens.toLocaleString("en-US")} planned output tokens`
+                  : "this dataset is not in the plan"}
               </dd>
             </div>
             <div className="rounded-lg border border-slate-200 bg-white p-4">
@@ -101,7 +103,7 @@ export default async function ProvenancePage({ searchParams }: Props) {
           <ProvenanceTables summary={summary} exportQuery={exportQuery} formatTime={Object.fromEntries(summary.totals.map((t) => [t.class, t.computedAt ? formatUtc(t.computedAt) : "—"]))} />
 
           <section aria-labelledby="per-day-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
-            <h2 id="per-day-heading" className="text-lg font-semibold">Per day</h2>
+            <h2 id="per-day-heading" className="text-lg font-semibold">Output tokens per day</h2>
             <ProvenanceChart days={summary.byDay} />
           </section>
         </>

@@ -31,7 +31,7 @@ export function ProvenanceChart({ days }: ProvenanceChartProps) {
           <Tooltip formatter={(v) => `${Number(v).toLocaleString("en-US")} output tokens`} />
           <Legend verticalAlign="top" height={24} wrapperStyle={{ fontSize: 12 }} />
           {CLASSES.map((c) => (
-            <Bar key={c} dataKey={c} name={c} stackId="class" fill={CLASS_COLOURS[c]} isAnimationActive={false} />
+            <Bar key={c} dataKey={c} name={c} stackId="class" maxBarSize={64} fill={CLASS_COLOURS[c]} isAnimationActive={false} />
           ))}
         </BarChart>
       </ResponsiveContainer>
