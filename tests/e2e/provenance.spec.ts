@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { poll, screenshot } from "./helpers";
 
@@ -40,6 +41,8 @@ test.describe("provenance", () => {
     await expect(page.getByRole("figure", { name: "Output tokens per day by class" })).toBeVisible();
     await expect(page.getByRole("table", { name: "Generations per provider" }).getByRole("row", { name: /Leaky Labs/ })).toContainText("1 · 400");
     await screenshot(page, "provenance");
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
     for (const cls of ["unverified", "excluded"]) {
       const download = page.waitForEvent("download");

@@ -45,6 +45,9 @@ CREATE TABLE "ProvenanceJudgement" (
 );
 
 -- CreateIndex
+CREATE INDEX "UsageRecord_importId_id_idx" ON "UsageRecord"("importId", "id");
+
+-- CreateIndex
 CREATE INDEX "SavedViewRevision_viewId_validFrom_idx" ON "SavedViewRevision"("viewId", "validFrom");
 
 -- CreateIndex
