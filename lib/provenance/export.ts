@@ -15,7 +15,7 @@ const CSV_HEADER = ["generation_id", "class", "dataset", "provider", "tag", "occ
  */
 export function exportStream(db: Db, cls: ProvenanceClass, dataset: string | null, format: ExportFormat): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  const pages = exportRows(db, cls, dataset);
+  const pages = exportRows(db, cls, dataset, format === "csv");
   let headerSent = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {

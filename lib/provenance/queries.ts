@@ -118,15 +118,16 @@ export interface ExportRow {
  * memory holds one page whatever the total. The id is the generation id the pipeline recorded, or
  * the record's dedupe key (sha256:…) when it recorded none.
  */
-export async function* exportRows(db: Db, cls: ProvenanceClass, dataset: string | null, pageSize = 5_000): AsyncGenerator<ExportRow[]> {
+export async function* exportRows(db: Db, cls: ProvenanceClass, dataset: string | null, withReasons = true, pageSize = 5_000): AsyncGenerator<ExportRow[]> {
   let last = 0;
   const filter = datasetFilter(dataset);
   for (;;) {
     const rows = await db.$queryRaw<Array<{ rid: number; key: string; dataset: string | null; provider: string; tag: string | null; occurred_at: Date | null; reasons: string[] }>>`
-      SELECT r.id AS rid, r."dedupeKey" AS key, r.dataset, r.provider, j.tag, r."occurredAt" AS occurred_at, j.reasons
+      SELECT j."recordId" AS rid, r."dedupeKey" AS key, r.dataset, r.provider, j.tag, r."occurredAt" AS occurred_at,
+             ${withReasons ? Prisma.sql`j.reasons` : Prisma.sql`ARRAY[]::text[]`} AS reasons
         FROM "ProvenanceJudgement" j JOIN "UsageRecord" r ON r.id = j."recordId"
-       WHERE j.class = ${cls} AND r.id > ${last} ${filter}
-       ORDER BY r.id
+       WHERE j.class = ${cls} AND j."recordId" > ${last} ${filter}
+       ORDER BY j."recordId"
        LIMIT ${pageSize}`;
     if (rows.length === 0) return;
     last = rows[rows.length - 1].rid;

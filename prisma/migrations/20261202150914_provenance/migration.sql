@@ -51,7 +51,7 @@ CREATE INDEX "UsageRecord_importId_id_idx" ON "UsageRecord"("importId", "id");
 CREATE INDEX "SavedViewRevision_viewId_validFrom_idx" ON "SavedViewRevision"("viewId", "validFrom");
 
 -- CreateIndex
-CREATE INDEX "ProvenanceJudgement_class_idx" ON "ProvenanceJudgement"("class");
+CREATE INDEX "ProvenanceJudgement_class_recordId_idx" ON "ProvenanceJudgement"("class", "recordId");
 
 -- AddForeignKey
 ALTER TABLE "UsageImport" ADD CONSTRAINT "UsageImport_viewId_fkey" FOREIGN KEY ("viewId") REFERENCES "SavedView"("id") ON DELETE SET NULL ON UPDATE CASCADE;
