@@ -37,6 +37,8 @@ const schema = z.object({
   RECONCILE_TOLERANCE_PERCENT: decimalText("a percentage such as 1 or 0.5").refine((v) => Number(v) <= 100, "must be at most 100").default("1"),
   /** …or by more than this many dollars (either one is enough). */
   RECONCILE_TOLERANCE_USD: decimalText("an amount in USD such as 0.01").default("0.01"),
+  /** Provenance: how long a pipeline may keep an allow-list it fetched (minutes); an endpoint excluded less than this before a generation makes it suspect, not excluded. */
+  PROVENANCE_GRACE_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
 });
 

@@ -58,7 +58,10 @@ export async function createView(db: Db, raw: z.input<typeof viewInput>, created
   for (let i = 0; i < 5; i++) {
     const slug = newSlug();
     if (await db.savedView.findUnique({ where: { slug } })) continue;
-    return toEntry(await db.savedView.create({ data: { slug, ...input, createdBy } }));
+    // The first revision of its rules, so provenance can judge generations made under it.
+    const created = await db.savedView.create({ data: { slug, ...input, createdBy } });
+    await db.savedViewRevision.create({ data: { viewId: created.id, query: created.query, validFrom: created.createdAt } });
+    return toEntry(created);
   }
   throw new Error("Could not find a free short link");
 }
@@ -77,7 +80,13 @@ export async function listViews(db: Db, modelId: string): Promise<SavedViewEntry
 export async function updateView(db: Db, slug: string, raw: z.input<typeof viewUpdate>): Promise<SavedViewEntry | null> {
   if (!SLUG.test(slug)) return null;
   const update = viewUpdate.parse(raw);
+  const before = await db.savedView.findUnique({ where: { slug } });
+  if (!before) return null;
   const { count } = await db.savedView.updateMany({ where: { slug }, data: update });
+  if (count && update.query !== undefined && update.query !== before.query) {
+    // A new revision from now: generations made before it keep being judged by the old rules.
+    await db.savedViewRevision.create({ data: { viewId: before.id, query: update.query, validFrom: new Date() } });
+  }
   return count ? getView(db, slug) : null;
 }
 

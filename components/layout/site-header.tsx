@@ -19,6 +19,9 @@ export async function SiteHeader() {
           <Link href="/spend" className="hover:text-slate-900">
             Spend
           </Link>
+          <Link href="/provenance" className="hover:text-slate-900">
+            Provenance
+          </Link>
           <Link href="/alerts" className="hover:text-slate-900">
             Alerts
           </Link>

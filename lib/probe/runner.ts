@@ -11,6 +11,7 @@ import { promptsOfRun } from "./prompt-sets";
 import { answerRecord } from "./answer-record";
 import { computeResults } from "./results";
 import { DEFAULT_DELTA_NATS, samplerOfRun } from "./settings";
+import { provenanceFactsChanged } from "../provenance/hooks";
 
 // Runs a probe outside any HTTP request. The run row is the job: claimRun() takes a queued run,
 // or a running one whose worker died (its lease expired), with an atomic UPDATE; processRun()
@@ -279,6 +280,7 @@ export async function finishRun(db: Db, runId: number, status: "done" | "cancell
     // A finished run's results are published to their reactions (the change log, the views' alerts).
     if (status === "done") await publishWritten(tx, { kind: "probe-result", modelId: run.modelId, runId, observedAt: new Date() });
   }, { timeout: 60_000, maxWait: 30_000 });
+  if (status === "done") await provenanceFactsChanged(db, run.modelId, `probe run ${runId}`);
   return status;
 }
 

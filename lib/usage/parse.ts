@@ -24,9 +24,13 @@ const when = z
   .optional()
   .transform((v) => (v === undefined ? null : typeof v === "number" ? new Date(v < 1e11 ? v * 1000 : v) : new Date(v)));
 
+/** The endpoint's tag ("deepinfra/fp8"), when the pipeline recorded it: tells a provider's endpoints apart. */
+const tag = text(100).nullish();
+
 const completionSchema = z.looseObject({
   id: text(200),
   provider: text(100),
+  tag,
   model: text(200).optional(),
   created: when,
   dataset,
@@ -36,6 +40,7 @@ const completionSchema = z.looseObject({
 const flatSchema = z.looseObject({
   id: text(200).optional(),
   provider: text(100),
+  tag,
   model: text(200).optional(),
   dataset,
   input_tokens: tokens,
@@ -53,6 +58,7 @@ export interface ParsedUsage {
   outputTokens: number;
   costUsd: Decimal;
   occurredAt: Date | null;
+  tag: string | null;
 }
 
 export interface LineError {
@@ -117,6 +123,7 @@ function parseLine(raw: string): ParsedUsage | { error: string } {
       outputTokens: d.usage.completion_tokens,
       costUsd: d.usage.cost,
       occurredAt: d.created,
+      tag: d.tag ?? null,
     });
   }
   const r = flatSchema.safeParse(json);
@@ -131,11 +138,13 @@ function parseLine(raw: string): ParsedUsage | { error: string } {
     outputTokens: d.output_tokens,
     costUsd: d.cost,
     occurredAt: d.occurred_at,
+    tag: d.tag ?? null,
   });
 }
 
 /** The generation id when there is one; otherwise a hash of the normalised record. */
 function normalised(r: Omit<ParsedUsage, "dedupeKey"> & { id: string | null }): ParsedUsage {
+  // The tag stays out of the hash, so a file imported before tags were read keeps its keys.
   const { id, ...record } = r;
   const dedupeKey = id
     ? `id:${id}`

@@ -2,6 +2,8 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { guarded, jsonError, readBodyCapped, zodMessage } from "@/lib/http";
+import { viewIdBySlug } from "@/lib/provenance/choices";
+import { SLUG } from "@/lib/saved-views";
 import { importUsage } from "@/lib/usage/import";
 import { MAX_IMPORT_BYTES } from "@/lib/usage/parse";
 
@@ -12,6 +14,8 @@ export const dynamic = "force-dynamic";
 
 const querySchema = z.object({
   filename: z.string().trim().min(1).max(200).regex(/^[^/\\\0]+$/, "a file name, not a path").optional(),
+  /** The saved view the pipeline ran under for this file (provenance). */
+  view: z.string().regex(SLUG, "a saved view's short link, 6-16 lowercase letters and digits").optional(),
 });
 const bodySchema = z.string().refine((s) => s.trim().length > 0, "the body is empty: send JSONL, one usage record per line");
 const fileSchema = z.instanceof(File, { message: "expected a file in the `file` field" });
@@ -19,8 +23,11 @@ const fileSchema = z.instanceof(File, { message: "expected a file in the `file` 
 const tooLarge = () => jsonError(413, `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB; split it into smaller files`);
 
 export const POST = guarded(async (request: Request) => {
-  const query = querySchema.safeParse({ filename: new URL(request.url).searchParams.get("filename") ?? undefined });
+  const search = new URL(request.url).searchParams;
+  const query = querySchema.safeParse({ filename: search.get("filename") ?? undefined, view: search.get("view") || undefined });
   if (!query.success) return jsonError(400, zodMessage(query.error));
+  const viewId = query.data.view === undefined ? null : await viewIdBySlug(await getDb(), query.data.view);
+  if (query.data.view !== undefined && viewId === null) return jsonError(400, `view: no saved view ${query.data.view}`);
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_IMPORT_BYTES) return tooLarge();
 
@@ -47,6 +54,6 @@ export const POST = guarded(async (request: Request) => {
   const body = bodySchema.safeParse(text);
   if (!body.success) return jsonError(400, `body: ${zodMessage(body.error)}`);
 
-  const result = await importUsage(await getDb(), filename, body.data);
+  const result = await importUsage(await getDb(), filename, body.data, { viewId });
   return NextResponse.json(result);
 });

@@ -8,6 +8,7 @@ import {
   listKnownQuantizations,
   setKnownQuantization,
 } from "@/lib/known-quantization";
+import { provenanceFactsChanged } from "@/lib/provenance/hooks";
 import { findWatchedModel } from "@/lib/queries/models";
 
 export const dynamic = "force-dynamic";
@@ -34,6 +35,7 @@ export const PUT = guarded(async (request: Request, context: Context) => {
   const model = await watchedModel(context);
   if (model.error) return model.error;
   await setKnownQuantization(model.db, model.modelId, body.data);
+  await provenanceFactsChanged(model.db, model.modelId, "a known quantization was recorded");
   return NextResponse.json({ known: await listKnownQuantizations(model.db, model.modelId) });
 });
 
@@ -49,5 +51,6 @@ export const DELETE = guarded(async (request: Request, context: Context) => {
   if (model.error) return model.error;
   const { tag } = body.data;
   const deleted = await deleteKnownQuantization(model.db, model.modelId, tag);
+  if (deleted) await provenanceFactsChanged(model.db, model.modelId, "a known quantization was removed");
   return deleted ? NextResponse.json({ deleted: tag }) : jsonError(404, `Nothing recorded for ${tag}`);
 });

@@ -1,0 +1,50 @@
+import "server-only";
+import { z } from "zod";
+import type { Db } from "../db/engines";
+import { SLUG } from "../saved-views";
+import { rejudge } from "./rejudge";
+
+// Which saved view each dataset's pipeline ran under. An import may name its own view instead
+// (POST /api/usage?view=slug), which wins over the dataset's.
+
+export const datasetViewInput = z.object({
+  /** "" for the records without a dataset. */
+  dataset: z.string().trim().max(80),
+  /** The view's short link; null: no view (its generations are judged unverified). */
+  view: z.string().regex(SLUG, "a saved view's short link, 6-16 lowercase letters and digits").nullable(),
+});
+
+export interface DatasetViewChoice {
+  dataset: string;
+  view: { slug: string; name: string; modelId: string };
+  chosenAt: string;
+}
+
+export async function listDatasetViews(db: Db): Promise<DatasetViewChoice[]> {
+  const rows = await db.provenanceViewChoice.findMany({ include: { view: true }, orderBy: { dataset: "asc" } });
+  return rows.map((r) => ({ dataset: r.dataset, view: { slug: r.view.slug, name: r.view.name, modelId: r.view.modelId }, chosenAt: r.chosenAt.toISOString() }));
+}
+
+/** Sets (or clears) a dataset's view and judges its generations again. Null when the view does not exist. */
+export async function chooseDatasetView(db: Db, raw: z.input<typeof datasetViewInput>): Promise<{ ok: true } | { ok: false; field: string; message: string }> {
+  const input = datasetViewInput.parse(raw);
+  if (input.view === null) {
+    await db.provenanceViewChoice.deleteMany({ where: { dataset: input.dataset } });
+  } else {
+    const view = await db.savedView.findUnique({ where: { slug: input.view } });
+    if (!view) return { ok: false, field: "view", message: `no saved view ${input.view}` };
+    await db.provenanceViewChoice.upsert({
+      where: { dataset: input.dataset },
+      create: { dataset: input.dataset, viewId: view.id },
+      update: { viewId: view.id, chosenAt: new Date() },
+    });
+  }
+  await rejudge(db, { dataset: input.dataset });
+  return { ok: true };
+}
+
+/** The id of the view with this short link, for an import that names one. */
+export async function viewIdBySlug(db: Db, slug: string): Promise<number | null> {
+  if (!SLUG.test(slug)) return null;
+  return (await db.savedView.findUnique({ where: { slug }, select: { id: true } }))?.id ?? null;
+}

@@ -1,0 +1,121 @@
+import "server-only";
+import { Prisma } from "../db/generated/client";
+import type { Db } from "../db/engines";
+import { env } from "../env";
+import { judgeGeneration, type GenerationFacts, type Judgement } from "./judge";
+import { loadTimelineInput } from "./load";
+import { buildTimeline, generationFacts, type Timeline } from "./timeline";
+
+// Judges imported generations and stores each one's class (ProvenanceJudgement, one row per usage
+// record, replaced on every pass with the time it was computed). Records are read and written in
+// id-ordered batches, so memory stays bounded however many there are; each view's timeline is
+// built once per pass from the facts over the span its records cover.
+
+export interface RejudgeScope {
+  /** Only the records of one import (after it lands). */
+  importId?: number;
+  /** Only the records judged under a view of this model (after one of its facts changed). */
+  modelId?: string;
+  /** Only the records of this dataset ("" for those without one). */
+  dataset?: string;
+}
+
+export interface RejudgeResult {
+  judged: number;
+  byClass: Record<string, number>;
+  computedAt: string;
+  ms: number;
+}
+
+const BATCH = 5_000;
+
+/** The view each record was generated under: its import's, else its dataset's choice. */
+const VIEW_OF = Prisma.sql`COALESCE(i."viewId", c."viewId")`;
+const FROM = Prisma.sql`FROM "UsageRecord" r
+  JOIN "UsageImport" i ON i.id = r."importId"
+  LEFT JOIN "ProvenanceViewChoice" c ON c.dataset = COALESCE(r.dataset, '')`;
+
+function where(scope: RejudgeScope): Prisma.Sql {
+  const parts: Prisma.Sql[] = [];
+  if (scope.importId !== undefined) parts.push(Prisma.sql`r."importId" = ${scope.importId}`);
+  if (scope.dataset !== undefined) parts.push(Prisma.sql`COALESCE(r.dataset, '') = ${scope.dataset}`);
+  if (scope.modelId !== undefined) parts.push(Prisma.sql`${VIEW_OF} IN (SELECT id FROM "SavedView" WHERE "modelId" = ${scope.modelId})`);
+  return parts.length ? Prisma.sql`AND ${Prisma.join(parts, " AND ")}` : Prisma.empty;
+}
+
+export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { graceMinutes?: number; now?: Date } = {}): Promise<RejudgeResult> {
+  const started = Date.now();
+  const graceMinutes = options.graceMinutes ?? env.PROVENANCE_GRACE_MINUTES;
+  const computedAt = options.now ?? new Date();
+  const filter = where(scope);
+
+  // One timeline per view in use, over the span of its records (and the grace before).
+  const spans = await db.$queryRaw<Array<{ view_id: number; slug: string; name: string; model_id: string; first: Date | null; last: Date | null }>>`
+    SELECT v.id AS view_id, v.slug, v.name, v."modelId" AS model_id, min(r."occurredAt") AS first, max(r."occurredAt") AS last
+      ${FROM}
+      JOIN "SavedView" v ON v.id = ${VIEW_OF}
+     WHERE true ${filter}
+     GROUP BY v.id, v.slug, v.name, v."modelId"`;
+  const views = new Map<number, { view: NonNullable<GenerationFacts["view"]>; timeline: Timeline | null }>();
+  for (const s of spans) {
+    const timeline =
+      s.first && s.last
+        ? buildTimeline(await loadTimelineInput(db, s.view_id, s.model_id, new Date(s.first.getTime() - graceMinutes * 60_000), s.last))
+        : null;
+    views.set(s.view_id, { view: { slug: s.slug, name: s.name, modelId: s.model_id }, timeline });
+  }
+
+  const byClass: Record<string, number> = { trusted: 0, unverified: 0, suspect: 0, excluded: 0 };
+  let judged = 0;
+  let last = 0;
+  for (;;) {
+    const batch = await db.$queryRaw<Array<{ id: number; provider: string | null; tag: string | null; model_id: string | null; occurred_at: Date | null; view_id: number | null }>>`
+      SELECT r.id, r.provider, r.tag, r."modelId" AS model_id, r."occurredAt" AS occurred_at, ${VIEW_OF} AS view_id
+        ${FROM}
+       WHERE r.id > ${last} ${filter}
+       ORDER BY r.id
+       LIMIT ${BATCH}`;
+    if (batch.length === 0) break;
+    const rows = batch.map((r) => {
+      const v = r.view_id === null ? undefined : views.get(r.view_id);
+      const facts = generationFacts(
+        { provider: r.provider, tag: r.tag, modelId: r.model_id, occurredAt: r.occurred_at },
+        v?.view ?? null,
+        v?.timeline ?? null,
+        graceMinutes,
+      );
+      const j = judgeGeneration(facts);
+      byClass[j.class]++;
+      return row(r.id, r.view_id, j);
+    });
+    await db.$executeRaw`
+      INSERT INTO "ProvenanceJudgement" ("recordId", "class", "tag", "ambiguous", "reasons", "viewId", "verdictBefore", "verdictAfter", "included", "status", "quantization", "judgedAt")
+      SELECT x."recordId", x.class, x.tag, x.ambiguous, ARRAY(SELECT jsonb_array_elements_text(x.reasons)), x."viewId",
+             x."verdictBefore", x."verdictAfter", x.included, x.status, x.quantization, ${computedAt}
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x("recordId" int, class text, tag text, ambiguous boolean, reasons jsonb,
+             "viewId" int, "verdictBefore" text, "verdictAfter" text, included boolean, status int, quantization text)
+      ON CONFLICT ("recordId") DO UPDATE SET class = EXCLUDED.class, tag = EXCLUDED.tag, ambiguous = EXCLUDED.ambiguous,
+             reasons = EXCLUDED.reasons, "viewId" = EXCLUDED."viewId", "verdictBefore" = EXCLUDED."verdictBefore",
+             "verdictAfter" = EXCLUDED."verdictAfter", included = EXCLUDED.included, status = EXCLUDED.status,
+             quantization = EXCLUDED.quantization, "judgedAt" = EXCLUDED."judgedAt"`;
+    judged += batch.length;
+    last = batch[batch.length - 1].id;
+  }
+  return { judged, byClass, computedAt: computedAt.toISOString(), ms: Date.now() - started };
+}
+
+function row(recordId: number, viewId: number | null, j: Judgement) {
+  return {
+    recordId,
+    class: j.class,
+    tag: j.tag,
+    ambiguous: j.ambiguous,
+    reasons: j.reasons,
+    viewId,
+    verdictBefore: j.verdictBefore,
+    verdictAfter: j.verdictAfter,
+    included: j.included,
+    status: j.status,
+    quantization: j.quantization,
+  };
+}

@@ -1,0 +1,92 @@
+import { readFile } from "node:fs/promises";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { poll, replicaControl, screenshot } from "./helpers";
+
+// Issue 21 in the browser: a pipeline's file imported under a saved view that excludes DeepInfra
+// by hand, with a call served by a provider that is no endpoint of the model (a leak); the page
+// shows the counts per class, and each class's export holds as many ids as the page says.
+
+const DATASET = "PROV-E2E";
+
+test.describe("provenance", () => {
+  test("the page counts each class and the export's ids match them", async ({ page, request }) => {
+    // The replica as recorded (a spec before may have patched it), then a snapshot of it.
+    await replicaControl(request, "reset");
+    await poll(request);
+    const view = await request.post("/api/views", { data: { name: "Provenance pipeline", modelId: "moonshotai/kimi-k2.5", query: "xp=deepinfra" } });
+    expect(view.status()).toBe(201);
+    const { slug } = (await view.json()) as { slug: string };
+    const now = Date.now();
+    const line = (id: string, provider: string) =>
+      JSON.stringify({ id, provider, model: "moonshotai/kimi-k2.5", dataset: DATASET, input_tokens: 100, output_tokens: 400, cost: "0.25", occurred_at: new Date(now).toISOString() });
+    const lines = [
+      // Novita: included, and no browser test probes it (probe.spec probes Chutes): unverified.
+      line("gen-prov-1", "Novita"),
+      line("gen-prov-2", "Novita"),
+      line("gen-prov-3", "DeepInfra"), // excluded by hand: excluded
+      line("gen-prov-4", "Leaky Labs"), // no endpoint of the model: a leak, excluded
+    ];
+    const imported = await request.post(`/api/usage?view=${slug}&filename=prov.jsonl`, { data: lines.join("\n"), headers: { "content-type": "text/plain" } });
+    expect(imported.ok()).toBe(true);
+    expect(await imported.json()).toMatchObject({ accepted: 4, rejected: 0 });
+
+    await page.goto(`/provenance?dataset=${DATASET}`);
+    await expect(page.getByRole("heading", { name: "Provenance", level: 1 })).toBeVisible();
+    await expect(page.getByRole("note", { name: "Demo data" })).toBeVisible();
+    await expect(page.getByRole("link", { name: DATASET })).toHaveAttribute("aria-current", "page");
+    const counts: Record<string, number> = {};
+    for (const cls of ["trusted", "unverified", "suspect", "excluded"]) {
+      counts[cls] = Number((await page.getByTestId(`samples-${cls}`).textContent())?.replace(/,/g, ""));
+    }
+    expect(counts).toEqual({ trusted: 0, unverified: 2, suspect: 0, excluded: 2 });
+    await expect(page.getByTestId("drop-cost")).toHaveText("$0.50"); // the two excluded, $0.25 each
+    await expect(page.getByRole("figure", { name: "Output tokens per day by class" })).toBeVisible();
+    await expect(page.getByRole("table", { name: "Generations per provider" }).getByRole("row", { name: /Leaky Labs/ })).toContainText("1 · 400");
+    await screenshot(page, "provenance");
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+
+    for (const cls of ["unverified", "excluded"]) {
+      const download = page.waitForEvent("download");
+      await page.getByRole("link", { name: `ids of ${cls} generations` }).click();
+      const ids = (await readFile(await (await download).path(), "utf8")).split("\n").filter(Boolean);
+      expect(ids.length).toBe(counts[cls]);
+    }
+    const csv = await request.get(`/api/provenance?class=excluded&dataset=${DATASET}&format=csv`);
+    const text = await csv.text();
+    expect(text).toContain("gen-prov-4");
+    expect(text).toMatch(/provider Leaky Labs had no endpoint of moonshotai\/kimi-k2.5/);
+    expect(text).toContain("excluded deepinfra: by hand");
+
+    const one = await request.get("/api/provenance?id=gen-prov-3");
+    expect(await one.json()).toMatchObject({ id: "gen-prov-3", class: "excluded", tag: "deepinfra", included: false });
+
+    // Importing the same file again changes nothing.
+    const again = await request.post(`/api/usage?view=${slug}&filename=prov.jsonl`, { data: lines.join("\n"), headers: { "content-type": "text/plain" } });
+    expect(await again.json()).toMatchObject({ accepted: 0, duplicates: 4 });
+    await page.reload();
+    await expect(page.getByTestId("samples-excluded")).toHaveText("2");
+  });
+
+  test("bad input gets a 400 naming the field", async ({ request }) => {
+    const cases: Array<[string, RegExp]> = [
+      ["/api/provenance?class=bogus", /^class: must be one of trusted, unverified, suspect, excluded/],
+      ["/api/provenance?class=trusted&dataset=NO-SUCH-DATASET", /^dataset: no imported records of dataset NO-SUCH-DATASET/],
+      ["/api/provenance?class=trusted&format=xml", /^format: must be one of ids, csv/],
+      ["/api/provenance?id=not%20an%20id", /^id: not a generation id/],
+      ["/api/provenance", /^class: must be one of/],
+    ];
+    for (const [url, message] of cases) {
+      const response = await request.get(url);
+      expect(response.status(), url).toBe(400);
+      expect(((await response.json()) as { error: { message: string } }).error.message, url).toMatch(message);
+    }
+    const badView = await request.post("/api/usage?view=nosuchview1", { data: '{"provider":"A","input_tokens":1,"output_tokens":1,"cost":1}', headers: { "content-type": "text/plain" } });
+    expect(badView.status()).toBe(400);
+    expect(((await badView.json()) as { error: { message: string } }).error.message).toBe("view: no saved view nosuchview1");
+    const choose = await request.put("/api/provenance/datasets", { data: { dataset: "B5", view: "UPPER" } });
+    expect(choose.status()).toBe(400);
+    expect(((await choose.json()) as { error: { message: string } }).error.message).toMatch(/^view: /);
+  });
+});

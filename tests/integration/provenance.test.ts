@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OpenedDb } from "@/lib/db/engines";
+import { createOpenRouterClient, type OpenRouterClient } from "@/lib/openrouter/client";
+import { runPollCycle } from "@/lib/poller/cycle";
+import { uploadPromptSet } from "@/lib/probe/prompt-sets";
+import { claimRun, processRun } from "@/lib/probe/runner";
+import { createProbeRun, getRunResults } from "@/lib/probe/runs";
+import { chooseDatasetView } from "@/lib/provenance/choices";
+import { exportStream } from "@/lib/provenance/export";
+import { PROVENANCE_CLASSES } from "@/lib/provenance/judge";
+import { provenanceSummary } from "@/lib/provenance/queries";
+import { createView, updateView } from "@/lib/saved-views";
+import { importUsage } from "@/lib/usage/import";
+import { DEFAULT_PLAN } from "@/lib/view-state/budget";
+import { seedWatchedModels } from "@/lib/watched-models";
+import { requantizeReplica, startReplica, type Replica } from "@/replica/server";
+import { engines } from "../helpers/db";
+
+// Issue 21 end to end: a pipeline generates through the real client against the replica, under a
+// saved view chosen for its dataset, while the facts move: a probe finds Chutes and Parasail
+// equivalent, Chutes is re-quantized and the next probe finds it differs, the view then drops
+// Parasail, and Novita's calls are partly served by DeepInfra (the replica's fallback), which the
+// view never allowed. Each generation's expected class is written here from what the test did.
+
+const KIMI = "moonshotai/kimi-k2.5";
+
+interface Generated {
+  line: string;
+  id: string;
+  provider: string;
+  expected: string;
+  why: RegExp;
+}
+
+describe.each(engines)("provenance of a pipeline's generations on the $name engine", (engine) => {
+  let opened: OpenedDb;
+  let replica: Replica;
+  let client: OpenRouterClient;
+  let slug: string;
+  let prompts: number;
+  // Deterministic prompts: which of Novita's calls the replica hands to DeepInfra follows from them.
+  let sequence = 0;
+  const first: Generated[] = [];
+  const second: Generated[] = [];
+
+  const probe = async (tags: string[]) => {
+    const outcome = await createProbeRun(opened.db, KIMI, { maxCostUsd: "2.00", prompts: { id: prompts }, endpoints: tags });
+    if (outcome.kind !== "created") throw new Error(`${outcome.kind}: ${outcome.message}`);
+    const claimed = await claimRun(opened.db, 30, outcome.run.id);
+    if (!claimed) throw new Error("not claimed");
+    expect(await processRun(opened.db, client, outcome.run.id, claimed.lease, { baseDelayMs: 20, concurrencyPerProvider: 4 })).toBe("done");
+    return Object.fromEntries((await getRunResults(opened.db, outcome.run.id)).map((r) => [r.tag, r.verdict]));
+  };
+  /** One pipeline call pinned to a provider, kept as the pipeline logs it (its own clock, ms). */
+  const generate = async (only: string, n: number): Promise<Array<{ line: string; id: string; provider: string }>> => {
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const { data: c } = await client.chat({
+        model: KIMI,
+        messages: [{ role: "user", content: `Training sample ${++sequence} for ${only}` }],
+        max_tokens: 8,
+        temperature: 1,
+        provider: { only: [only], allow_fallbacks: true },
+      });
+      const line = JSON.stringify({
+        id: c.id,
+        provider: c.provider,
+        model: c.model,
+        dataset: "B5",
+        input_tokens: c.usage?.prompt_tokens,
+        output_tokens: c.usage?.completion_tokens,
+        cost: c.usage?.cost,
+        occurred_at: new Date().toISOString(),
+      });
+      out.push({ line, id: c.id, provider: String(c.provider) });
+    }
+    return out;
+  };
+  const classes = async () =>
+    Object.fromEntries(
+      (await opened.db.usageRecord.findMany({ include: { judgement: true } })).map((r) => [r.dedupeKey.slice(3), { class: r.judgement?.class, reasons: r.judgement?.reasons ?? [], at: r.judgement?.judgedAt.getTime() }]),
+    );
+  const check = async (list: Generated[]) => {
+    const got = await classes();
+    for (const g of list) {
+      expect({ id: g.id, provider: g.provider, class: got[g.id]?.class }).toEqual({ id: g.id, provider: g.provider, class: g.expected });
+      expect(got[g.id].reasons.join("\n")).toMatch(g.why);
+    }
+  };
+
+  beforeAll(async () => {
+    [opened, replica] = await Promise.all([engine.open(), startReplica()]);
+    client = createOpenRouterClient({ baseUrl: replica.baseUrl, timeoutMs: 15_000, maxAttempts: 1 });
+    await seedWatchedModels(opened.db, [KIMI]);
+    await runPollCycle(opened.db, createOpenRouterClient({ baseUrl: replica.baseUrl, timeoutMs: 2000, baseDelayMs: 5, maxAttempts: 2 }), { trigger: "test" });
+    const lines = Array.from({ length: 12 }, (_, i) => JSON.stringify({ prompt: `Probe prompt number ${i}: say something about the number ${i * 7}.` }));
+    const upload = await uploadPromptSet(opened.db, "provenance", lines.join("\n"));
+    if (!upload.ok) throw new Error("upload failed");
+    prompts = upload.id;
+    // DeepInfra is excluded by hand from the start: the allow-list never names it. xdiff=false keeps
+    // an endpoint the probe finds to differ in the view, so the verdict change is seen on its own.
+    slug = (await createView(opened.db, { name: "Pipeline", modelId: KIMI, query: "xp=deepinfra&xdiff=false" })).slug;
+    expect(await chooseDatasetView(opened.db, { dataset: "B5", view: slug })).toEqual({ ok: true });
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all([opened?.close(), replica?.close()]);
+  });
+
+  it("judges the first import: never probed, verified, and the fallback leak", async () => {
+    for (const g of await generate("chutes", 2)) first.push({ ...g, expected: "unverified", why: /never probed before the generation/ });
+    expect(await probe(["chutes/int4", "parasail/int4"])).toMatchObject({ "chutes/int4": "equivalent", "parasail/int4": "equivalent" });
+    for (const g of await generate("chutes", 2)) first.push({ ...g, expected: "trusted", why: /verified equivalent by the probe before/ });
+    for (const g of await generate("parasail", 2)) first.push({ ...g, expected: "trusted", why: /verified equivalent by the probe before/ });
+    const novita = await generate("novita", 9);
+    for (const g of novita) {
+      first.push(
+        g.provider === "DeepInfra"
+          ? { ...g, expected: "excluded", why: /view “Pipeline” excluded deepinfra: by hand/ }
+          : { ...g, expected: "unverified", why: /view “Pipeline” included novita[\s\S]*never probed/ },
+      );
+    }
+    expect(novita.some((g) => g.provider === "DeepInfra") && novita.some((g) => g.provider === "Novita")).toBe(true);
+    const result = await importUsage(opened.db, "day-1.jsonl", first.map((g) => g.line).join("\n"));
+    expect(result).toMatchObject({ accepted: first.length, rejected: 0 });
+    await check(first);
+  }, 240_000);
+
+  it("a later verdict differs: the generations it touches turn suspect, the rest stay", async () => {
+    await requantizeReplica(replica.url, "chutes/int4", "nvfp4");
+    expect(await probe(["chutes/int4"])).toMatchObject({ "chutes/int4": "differs" });
+    for (const g of first) if (g.provider === "Chutes" && g.expected === "trusted") Object.assign(g, { expected: "suspect", why: /a later probe \(run \d+, .*\) found it differs/ });
+    await check(first);
+  }, 240_000);
+
+  it("the view drops Parasail: what follows within the grace is suspect, with the row's reasons", async () => {
+    await updateView(opened.db, slug, { query: "xp=deepinfra,parasail/int4&xdiff=false" });
+    for (const g of await generate("parasail", 2)) {
+      second.push({ ...g, expected: "suspect", why: /view “Pipeline” excluded parasail\/int4: by hand\nit was included until .*, within the 60 min a pipeline may keep an old allow-list/ });
+    }
+    await importUsage(opened.db, "day-2.jsonl", second.map((g) => g.line).join("\n"));
+    await check([...first, ...second]);
+  }, 240_000);
+
+  it("a second import of the same records changes nothing", async () => {
+    const before = await classes();
+    const again = await importUsage(opened.db, "day-1.jsonl", first.map((g) => g.line).join("\n"));
+    expect(again).toMatchObject({ accepted: 0, duplicates: first.length });
+    expect(await classes()).toEqual(before);
+  });
+
+  it("the export's ids are the page's counts, class by class", async () => {
+    const all = [...first, ...second];
+    const summary = await provenanceSummary(opened.db, "B5", DEFAULT_PLAN);
+    for (const cls of PROVENANCE_CLASSES) {
+      const text = await new Response(exportStream(opened.db, cls, "B5", "ids")).text();
+      const ids = text.split("\n").filter(Boolean).sort();
+      expect(ids).toEqual(all.filter((g) => g.expected === cls).map((g) => g.id).sort());
+      expect(summary.totals.find((t) => t.class === cls)?.samples).toBe(ids.length);
+    }
+    const csv = await new Response(exportStream(opened.db, "excluded", "B5", "csv")).text();
+    expect(csv.split("\r\n")[0]).toBe("generation_id,class,dataset,provider,tag,occurred_at,reasons");
+    expect(csv).toContain("view “Pipeline” excluded deepinfra: by hand");
+  });
+});
