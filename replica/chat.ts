@@ -96,6 +96,8 @@ export interface ChatCall {
   coBatched: boolean;
   /** What the answer charged (usage.cost), exact, as text. */
   cost: string;
+  /** The answer's generation id. */
+  id: string;
 }
 
 export interface ChatState {
@@ -276,14 +278,14 @@ export function completeChat(state: ChatState, body: unknown, nowMs: number, fin
     .plus(new Decimal(String(pricing.completion ?? "0")).times(completionTokens))
     .plus(new Decimal(String(pricing.request ?? "0")));
   const wantsLogprobs = body.logprobs === true && served.logprobs;
-  state.calls.push({ tag: requestedTag, servedTag, servedBy: String(endpoint.provider_name), promptHash, seed, atMs: nowMs, coBatched, cost: cost.toFixed() });
+  state.calls.push({ tag: requestedTag, servedTag, servedBy: String(endpoint.provider_name), promptHash, seed, atMs: nowMs, coBatched, cost: cost.toFixed(), id: `gen-${1764600000 + state.calls.length + 1}-replica${String(promptHash).slice(0, 6)}` });
 
   const bytes = (text: string) => [...Buffer.from(text, "utf8")];
   const entry = (id: number, logprob: number) => ({ token: tokenText(id), logprob, bytes: bytes(tokenText(id)) });
   return {
     status: 200,
     json: {
-      id: `gen-${1764600000 + state.calls.length}-replica${String(promptHash).slice(0, 6)}`,
+      id: state.calls[state.calls.length - 1].id,
       provider: endpoint.provider_name,
       model: model.permaslug,
       object: "chat.completion",
