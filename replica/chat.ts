@@ -98,6 +98,8 @@ export interface ChatCall {
   sampler: { temperature: number; top_p: number; top_k: number; min_p: number };
   /** What the answer charged (usage.cost), exact, as text. */
   cost: string;
+  /** The answer's generation id. */
+  id: string;
 }
 
 export interface ChatState {
@@ -287,6 +289,7 @@ export function completeChat(state: ChatState, body: unknown, nowMs: number, fin
     atMs: nowMs,
     coBatched,
     cost: cost.toFixed(),
+    id: `gen-${1764600000 + state.calls.length + 1}-replica${String(promptHash).slice(0, 6)}`,
     sampler: { temperature: sampler.temperature, top_p: sampler.top_p, top_k: sampler.top_k, min_p: sampler.min_p },
   });
 
@@ -295,7 +298,7 @@ export function completeChat(state: ChatState, body: unknown, nowMs: number, fin
   return {
     status: 200,
     json: {
-      id: `gen-${1764600000 + state.calls.length}-replica${String(promptHash).slice(0, 6)}`,
+      id: state.calls[state.calls.length - 1].id,
       provider: endpoint.provider_name,
       model: model.permaslug,
       object: "chat.completion",
