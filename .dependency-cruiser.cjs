@@ -53,6 +53,13 @@ module.exports = {
       to: { path: "^(app|components|replica|scripts|tests|bench)/" },
     },
     {
+      name: "lib-not-up-to-jobs",
+      comment: "Only the processes (lib/jobs/) import lib/jobs/: reads, writes and decisions never reach up to the loops (routes hand their state down).",
+      severity: "error",
+      from: { path: "^lib/", pathNot: "^lib/jobs/" },
+      to: { path: "^lib/jobs/" },
+    },
+    {
       name: "no-cycles-in-lib",
       comment: "No import cycles in lib/ (type-only imports count).",
       severity: "error",

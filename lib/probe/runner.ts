@@ -4,7 +4,7 @@ import type { Db } from "../db/engines";
 import type { OpenRouterClient } from "../openrouter/client";
 import { OpenRouterError } from "../openrouter/errors";
 import { publishWritten } from "../reactions/publish";
-import { backoffMs, retryDelayMs } from "../jobs/backoff";
+import { backoffMs, retryDelayMs } from "../backoff";
 import type { DivergenceEvidence } from "./methods/types";
 import { chatRequestFor, type PlannedEndpoint } from "./plan";
 import { promptsOfRun } from "./prompt-sets";
@@ -20,7 +20,7 @@ import { provenanceFactsChanged } from "../provenance/hooks";
 //
 // Pacing: at most `concurrencyPerProvider` requests in flight per provider; a 429 pauses that
 // provider for its Retry-After (or, without one, for the backoff); 5xx and network errors are
-// retried with jittered backoff (lib/jobs/backoff.ts), up to `maxAttempts` per request. Before
+// retried with jittered backoff (lib/backoff.ts), up to `maxAttempts` per request. Before
 // each request the worst case of everything spent, in flight and the request itself is checked
 // against maxCostUsd: a request that could pass the cap is not sent and the run stops, saying so.
 
