@@ -16,7 +16,7 @@ export function LookupProgressPanel({ progress, hasKey, formatTime }: { progress
       </p>
       <progress className="h-2 w-full" max={total} value={done} aria-label="Lookups answered" />
       <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
-        <div><dt className="text-xs text-slate-500 uppercase">Not yet looked up</dt><dd className="tabular-nums" data-testid="lookup-pending">{progress.pending.toLocaleString("en-US")}</dd></div>
+        <div><dt className="text-xs text-slate-500 uppercase">Still to look up</dt><dd className="tabular-nums" data-testid="lookup-pending">{progress.pending.toLocaleString("en-US")}</dd></div>
         <div><dt className="text-xs text-slate-500 uppercase">Found</dt><dd className="tabular-nums" data-testid="lookup-found">{progress.found.toLocaleString("en-US")}</dd></div>
         <div><dt className="text-xs text-slate-500 uppercase">Unknown to OpenRouter</dt><dd className="tabular-nums">{progress.notFound.toLocaleString("en-US")}</dd></div>
         <div><dt className="text-xs text-slate-500 uppercase">Failed</dt><dd className="tabular-nums">{progress.failed.toLocaleString("en-US")}</dd></div>

@@ -95,8 +95,14 @@ test.describe("provenance", () => {
     expect(result.errors).toEqual([{ line: 5, message: expect.stringMatching(/^id: must be an OpenRouter generation id/) }]);
 
     // The job answers them in the background (the first lookup of each meets a 404, the next finds it).
+    // Until found they count apart, as awaiting lookup. Each id's first lookup answers 404 and the
+    // job asks again no sooner than 30 s later, so the page shows them all awaiting meanwhile.
     await page.goto("/provenance?dataset=IDS-E2E");
     await expect(page.getByTestId("lookup-progress")).toBeVisible();
+    await expect(page.getByTestId("samples-awaiting")).toHaveText("4");
+    await expect(page.getByTestId("lookup-found")).toHaveText("0");
+    await expect(page.getByRole("table", { name: "Generations per provider" }).getByRole("row", { name: /\(not yet looked up\)/ })).toBeVisible();
+    await screenshot(page, "provenance-awaiting");
     await expect(async () => {
       await page.reload();
       await expect(page.getByTestId("lookup-found")).toHaveText("4", { timeout: 1_000 });
