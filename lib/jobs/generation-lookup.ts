@@ -16,7 +16,12 @@ async function round(): Promise<void> {
   if (!client.hasKey) return; // /generation needs the API key; the page says so
   const db = await getDb();
   for (;;) {
-    const r = await lookupRound(db, client, { perSecond: env.GENERATION_LOOKUPS_PER_SECOND, maxTries: env.GENERATION_LOOKUP_MAX_TRIES });
+    const r = await lookupRound(db, client, {
+      perSecond: env.GENERATION_LOOKUPS_PER_SECOND,
+      maxTries: env.GENERATION_LOOKUP_MAX_TRIES,
+      // Held while a lookup may still answer; a process that died frees its rows after this.
+      leaseSeconds: env.OPENROUTER_TIMEOUT_SECONDS + 15,
+    });
     if (r.claimed === 0) return;
     console.log(`[lookup] ${r.claimed} looked up: ${r.found} found, ${r.later} later, ${r.notFound} not found, ${r.failed} failed${r.pausedUntil ? `; paused until ${r.pausedUntil}` : ""}`);
     clearMemo(); // the page shows the new classes at once

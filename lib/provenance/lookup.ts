@@ -19,7 +19,8 @@ import { rejudge } from "./rejudge";
 //  - 5xx, timeouts and network errors count as tries with the same spacing; a 401/403 (the key)
 //    ends the round without counting, and says so in the progress;
 //  - requests are paced to at most perSecond.
-// Each answered record is judged again at once, like any other.
+// Each answered record is judged again at the end of the round, like any other; one whose answer
+// was stored by a process that died before that is judged at the start of the next round.
 
 export type LookupState = "pending" | "found" | "not_found" | "failed";
 
@@ -54,6 +55,12 @@ export async function lookupRound(db: Db, client: OpenRouterClient, options: Loo
   const now = options.now ?? (() => new Date());
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const result: LookupRoundResult = { claimed: 0, found: 0, later: 0, notFound: 0, failed: 0, pausedUntil: null };
+
+  // Answers stored by a process that died before it judged them again: judge them now.
+  const unjudged = await db.$queryRaw<Array<{ id: number }>>`
+    SELECT l."recordId" AS id FROM "GenerationLookup" l JOIN "ProvenanceJudgement" j ON j."recordId" = l."recordId"
+     WHERE l.state <> 'pending' AND j.class = 'awaiting' LIMIT 5000`;
+  if (unjudged.length > 0) await rejudge(db, { recordIds: unjudged.map((r) => r.id) });
 
   const start = now();
   const claimed = await db.$queryRaw<Array<{ record_id: number; generation_id: string; attempts: number; missing: string[]; lease: Date }>>`
