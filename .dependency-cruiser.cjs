@@ -4,27 +4,21 @@
 const fs = require("node:fs");
 const path = require("node:path");
 
-/** Files of lib/ that say `import "server-only"`, read from the tree the check runs on. */
+/** Files of lib/ (but the generated Prisma client) that say `import "server-only"`, as paths from `root`. */
 function serverOnlyFiles(root) {
   const found = [];
   const walk = (dir) => {
-    if (!fs.existsSync(dir)) return;
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const file = path.join(dir, entry.name);
+    if (!fs.existsSync(path.join(root, dir))) return;
+    for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const file = `${dir}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (file !== path.join("lib", "db", "generated")) walk(file);
+        if (file !== "lib/db/generated") walk(file);
       } else if (/\.tsx?$/.test(entry.name) && /^import "server-only";$/m.test(fs.readFileSync(path.join(root, file), "utf8"))) {
-        found.push(file.split(path.sep).join("/"));
+        found.push(file);
       }
     }
   };
-  const cwd = process.cwd();
-  process.chdir(root);
-  try {
-    walk("lib");
-  } finally {
-    process.chdir(cwd);
-  }
+  walk("lib");
   return found;
 }
 
@@ -57,6 +51,13 @@ module.exports = {
       severity: "error",
       from: { path: "^lib/" },
       to: { path: "^(app|components|replica|scripts|tests|bench)/" },
+    },
+    {
+      name: "lib-not-up-to-jobs",
+      comment: "Only the processes (lib/jobs/) import lib/jobs/: reads, writes and decisions never reach up to the loops (routes hand their state down).",
+      severity: "error",
+      from: { path: "^lib/", pathNot: "^lib/jobs/" },
+      to: { path: "^lib/jobs/" },
     },
     {
       name: "no-cycles-in-lib",

@@ -31,6 +31,36 @@ export function PageSection({ id, children }: { id: PageSectionId; children: Rea
 }
 
 /**
+ * Scrolls to the linked section and keeps it there while the sections above it load and change
+ * height (the budget and history sections load as they come near), until the reader or anything
+ * else scrolls, a key or pointer is pressed, or 10 s pass. Returns what stops it.
+ */
+function keepInView(index: number): () => void {
+  const target = document.getElementById(PAGE_SECTIONS[index].id);
+  if (!target) return () => undefined;
+  let placedAt = 0;
+  const place = () => {
+    target.scrollIntoView();
+    placedAt = window.scrollY;
+  };
+  const resized = new ResizeObserver(() => (Math.abs(window.scrollY - placedAt) > 1 ? stop() : place()));
+  const inputs = ["wheel", "touchstart", "keydown", "pointerdown"] as const;
+  const timer = window.setTimeout(() => stop(), 10_000);
+  function stop() {
+    resized.disconnect();
+    window.clearTimeout(timer);
+    for (const name of inputs) window.removeEventListener(name, stop);
+  }
+  place();
+  for (const s of PAGE_SECTIONS.slice(0, index)) {
+    const above = document.getElementById(s.id);
+    if (above) resized.observe(above);
+  }
+  for (const name of inputs) window.addEventListener(name, stop, { passive: true });
+  return stop;
+}
+
+/**
  * The in-page navigation, sticky at the top while the page scrolls. It marks the section being
  * read, and scrolls to the linked section once the page is interactive (the browser's own jump
  * happens before hydration, when the sections above may still change height).
@@ -39,8 +69,8 @@ export function SectionNav() {
   const [current, setCurrent] = useState<PageSectionId | null>(null);
 
   useEffect(() => {
-    const linked = PAGE_SECTIONS.find((s) => `#${s.id}` === window.location.hash);
-    if (linked) document.getElementById(linked.id)?.scrollIntoView();
+    const linked = PAGE_SECTIONS.findIndex((s) => `#${s.id}` === window.location.hash);
+    const stopKeeping = linked >= 0 ? keepInView(linked) : () => undefined;
 
     const sections = PAGE_SECTIONS.map((s) => document.getElementById(s.id)).filter((e): e is HTMLElement => e !== null);
     const visible = new Set<string>();
@@ -57,7 +87,10 @@ export function SectionNav() {
       { rootMargin: "-56px 0px -60% 0px" },
     );
     for (const s of sections) observer.observe(s);
-    return () => observer.disconnect();
+    return () => {
+      observer.disconnect();
+      stopKeeping();
+    };
   }, []);
 
   return (

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type ComponentType } from "react";
+import { useEffect, useRef, useState, type ComponentType } from "react";
 import type { SpendChartProps } from "./spend-chart-props";
 import { SpendSketch } from "./spend-sketch";
 
@@ -11,6 +11,15 @@ import { SpendSketch } from "./spend-sketch";
 export function LazySpendChart(props: SpendChartProps) {
   const [Chart, setChart] = useState<ComponentType<SpendChartProps> | null>(null);
   const [loading, setLoading] = useState(false);
+  const box = useRef<HTMLElement>(null);
+  const [width, setWidth] = useState<number | undefined>(undefined);
+  useEffect(() => {
+    const element = box.current;
+    if (!element || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(([entry]) => setWidth(entry.contentRect.width));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   const load = () => {
     if (Chart || loading) return;
     setLoading(true);
@@ -18,6 +27,7 @@ export function LazySpendChart(props: SpendChartProps) {
   };
   return (
     <figure
+      ref={box}
       aria-label="Spend over time"
       aria-busy={loading && !Chart}
       data-interactive={Chart ? "true" : "false"}
@@ -25,7 +35,7 @@ export function LazySpendChart(props: SpendChartProps) {
       onPointerEnter={load}
       onTouchStart={load}
     >
-      {Chart ? <Chart {...props} /> : <SpendSketch {...props} />}
+      {Chart ? <Chart {...props} /> : <SpendSketch {...props} width={width} />}
     </figure>
   );
 }

@@ -5,14 +5,15 @@ import type { SpendChartProps } from "./spend-chart-props";
 // axes, lines and budget label as the interactive chart (spend-chart.tsx), which replaces it the
 // first time a pointer comes over it (lazy-spend-chart.tsx) to add its tooltips.
 
-const W = 640;
 const H = 288;
 const PAD = { top: 34, right: 16, bottom: 26, left: 56 };
 
 const time = (ms: number) => new Date(ms).toISOString().slice(5, 16).replace("T", " ");
 const timeTick = (spanMs: number) => (ms: number) => (spanMs < 600_000 ? new Date(ms).toISOString().slice(11, 19) : time(ms));
 
-export function SpendSketch({ points, budgetUsd, projection }: SpendChartProps) {
+/** `width`: the box's width in CSS pixels, so the drawing fills it as the interactive chart does (text keeps its size). */
+export function SpendSketch({ points, budgetUsd, projection, width = 640 }: SpendChartProps & { width?: number }) {
+  const W = Math.max(320, Math.round(width));
   const spent = points.map((p) => ({ t: Date.parse(p.at), v: Number(p.spent) }));
   const projected = projection ? [projection.from, projection.to].map((p) => ({ t: Date.parse(p.at), v: Number(p.spent) })) : [];
   const budget = Number(budgetUsd);
@@ -27,6 +28,7 @@ export function SpendSketch({ points, budgetUsd, projection }: SpendChartProps) 
   const yTicks = [0, 0.25, 0.5, 0.75, 1].map((f) => f * maxY);
   const tick = timeTick(t1 - t0);
   const xTicks = [t0, (t0 + t1) / 2, t1];
+  const legendX = W / 2 - (projected.length > 0 ? 150 : 60);
   return (
     <svg viewBox={`0 0 ${W} ${H}`} className="h-full w-full" role="img" aria-label="Spend over time (preview; point at it for details)">
       <g fontSize={11} fill="#64748b">
@@ -46,8 +48,8 @@ export function SpendSketch({ points, budgetUsd, projection }: SpendChartProps) 
       {spent.length === 1 && <circle cx={x(spent[0].t)} cy={y(spent[0].v)} r={3} fill="#4f46e5" />}
       {projected.length > 0 && <path d={line(projected)} fill="none" stroke="#f59e0b" strokeWidth={2} strokeDasharray="4 4" />}
       <g fontSize={12} fill="#334155">
-        <line x1={W / 2 - 150} x2={W / 2 - 134} y1={12} y2={12} stroke="#4f46e5" strokeWidth={2} />
-        <text x={W / 2 - 130} y={16}>Spent since start</text>
+        <line x1={legendX} x2={legendX + 16} y1={12} y2={12} stroke="#4f46e5" strokeWidth={2} />
+        <text x={legendX + 20} y={16}>Spent since start</text>
         {projected.length > 0 && (
           <>
             <line x1={W / 2 + 10} x2={W / 2 + 26} y1={12} y2={12} stroke="#f59e0b" strokeWidth={2} strokeDasharray="4 4" />

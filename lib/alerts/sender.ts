@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/engines";
-import { backoffMs } from "../jobs/backoff";
+import { backoffMs } from "../backoff";
 import { isChannelKind } from "./channels";
 import { channelRequest, type EventForMessage } from "./payload";
 import { DeliveryError, postJson, type PostResult } from "./post";
@@ -15,7 +15,7 @@ import { DeliveryError, postJson, type PostResult } from "./post";
 // - A view's events go to a channel in the order they happened: a row is not taken while an
 //   earlier event of the same view (or, for events without a view, an earlier one without a view)
 //   to the same channel is still waiting, being sent or being retried. "Send test" events skip the line.
-// - A failed attempt is retried with jittered exponential backoff (lib/jobs/backoff.ts); after
+// - A failed attempt is retried with jittered exponential backoff (lib/backoff.ts); after
 //   maxAttempts the row is 'failed'.
 // - Delivery is at least once: a message sent whose 'sent' mark was not committed (a crash in
 //   between) is sent again after the lease; receivers drop duplicates by eventId.
@@ -28,7 +28,7 @@ export interface SenderOptions {
   /** This sender's name in claimedBy. */
   workerId?: string;
   maxAttempts?: number;
-  /** The longest wait after the first failed attempt; doubled after each next one, capped at maxDelayMs (lib/jobs/backoff.ts). */
+  /** The longest wait after the first failed attempt; doubled after each next one, capped at maxDelayMs (lib/backoff.ts). */
   baseDelayMs?: number;
   maxDelayMs?: number;
   leaseSeconds?: number;

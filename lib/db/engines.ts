@@ -8,6 +8,13 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient, type Prisma } from "./generated/client";
 import { lockEmbeddedDir } from "./embedded-lock";
 import { EMBEDDED_START_PARAMS, prepareEmbeddedDir } from "./embedded-template";
+
+/**
+ * How long a transaction may wait for a connection, and run, before it fails: Prisma's defaults
+ * (2 s and 5 s) fail writes on a loaded 2-core machine (measured: a probe's answers refused after
+ * 2 s of waiting, a snapshot's commit after 9 s). A writer that still fails retries or says so.
+ */
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
 import { migrate, readMigrations, type Migration, type SqlConnection } from "./migrate";
 
 // Opens the database Routeboard runs on: a PostgreSQL server when a URL is given, otherwise an
@@ -45,7 +52,7 @@ export async function openDatabase(target: DbTarget): Promise<OpenedDb> {
     } finally {
       await client.end();
     }
-    const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: target.databaseUrl }) });
+    const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: target.databaseUrl }), transactionOptions: TRANSACTION_OPTIONS });
     return { db, engine: "postgres", close: () => db.$disconnect() };
   }
   if (target.embeddedDir === "memory://") {
@@ -70,7 +77,7 @@ async function openPglite(pglite: PGlite, migrations: Migration[], unlock: () =>
     await pglite.close().catch(() => undefined);
     throw err;
   }
-  const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const db = new PrismaClient({ adapter: new PrismaPGlite(pglite), transactionOptions: TRANSACTION_OPTIONS });
   return {
     db,
     engine: "embedded",

@@ -21,7 +21,10 @@ export interface KeyChangeEntry {
 }
 
 export async function recordKeyChange(db: Db, entry: Omit<KeyChangeEntry, "at">, at = new Date()): Promise<void> {
-  await db.keyChange.create({ data: { ...entry, at } });
+  await db.$transaction(async (tx) => {
+    await tx.keyChange.create({ data: { ...entry, at } });
+    await publishWritten(tx, { kind: "key-change", keyHash: entry.keyHash, action: entry.action, observedAt: at });
+  });
 }
 
 export async function recentKeyChanges(db: Db, limit = 50): Promise<KeyChangeEntry[]> {
@@ -35,12 +38,14 @@ export { currentPipelineKey, type PipelineKeyChoice } from "./pipeline-key";
 export async function choosePipelineKey(db: Db, key: { hash: string; name: string }, actor: string): Promise<void> {
   const before = await currentPipelineKey(db);
   if (before?.hash === key.hash) return;
-  await db.$transaction([
-    db.pipelineKey.create({ data: { keyHash: key.hash, name: key.name } }),
-    db.keyChange.create({
-      data: { actor, keyHash: key.hash, keyName: key.name, action: "pipeline_key", before: before ? `${before.name} (${short(before.hash)})` : null, after: `${key.name} (${short(key.hash)})` },
-    }),
-  ]);
+  const at = new Date();
+  await db.$transaction(async (tx) => {
+    await tx.pipelineKey.create({ data: { keyHash: key.hash, name: key.name } });
+    await tx.keyChange.create({
+      data: { actor, at, keyHash: key.hash, keyName: key.name, action: "pipeline_key", before: before ? `${before.name} (${short(before.hash)})` : null, after: `${key.name} (${short(key.hash)})` },
+    });
+    await publishWritten(tx, { kind: "key-change", keyHash: key.hash, action: "pipeline_key", observedAt: at });
+  });
 }
 
 export function short(hash: string): string {

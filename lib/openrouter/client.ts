@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { retryDelayMs } from "../jobs/backoff";
+import { retryDelayMs } from "../backoff";
 import { OpenRouterError } from "./errors";
 import {
   creditsResponseSchema,
@@ -15,7 +15,7 @@ import { chatCompletionSchema, type ChatCompletion, type ChatRequest } from "./c
 import { GENERATION_ID, generationResponseSchema, type GenerationResponse } from "./generation-schema";
 
 // The OpenRouter HTTP client: every response validated with zod, a timeout per attempt, and
-// retries with jittered exponential backoff (lib/jobs/backoff.ts, capped at maxRetryAfterMs) on
+// retries with jittered exponential backoff (lib/backoff.ts, capped at maxRetryAfterMs) on
 // network errors, timeouts, 429 (honouring Retry-After) and 5xx. Other 4xx and malformed bodies
 // fail at once with a typed error.
 

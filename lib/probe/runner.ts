@@ -4,7 +4,7 @@ import type { Db } from "../db/engines";
 import type { OpenRouterClient } from "../openrouter/client";
 import { OpenRouterError } from "../openrouter/errors";
 import { publishWritten } from "../reactions/publish";
-import { retryDelayMs } from "../jobs/backoff";
+import { backoffMs, retryDelayMs } from "../backoff";
 import type { DivergenceEvidence } from "./methods/types";
 import { chatRequestFor, type PlannedEndpoint } from "./plan";
 import { promptsOfRun } from "./prompt-sets";
@@ -20,7 +20,7 @@ import { provenanceFactsChanged } from "../provenance/hooks";
 //
 // Pacing: at most `concurrencyPerProvider` requests in flight per provider; a 429 pauses that
 // provider for its Retry-After (or, without one, for the backoff); 5xx and network errors are
-// retried with jittered backoff (lib/jobs/backoff.ts), up to `maxAttempts` per request. Before
+// retried with jittered backoff (lib/backoff.ts), up to `maxAttempts` per request. Before
 // each request the worst case of everything spent, in flight and the request itself is checked
 // against maxCostUsd: a request that could pass the cap is not sent and the run stops, saying so.
 
@@ -39,6 +39,9 @@ export interface RunnerOptions {
 export const PROBE_LEASE_SECONDS = 30;
 /** No backoff between a request's attempts is longer than this (a Retry-After may be). */
 const MAX_RETRY_DELAY_MS = 60_000;
+/** Tries of one write of an answer before the run stops: 250 ms doubling to 10 s, about a minute in all. */
+const STORE_ATTEMPTS = 10;
+const STORE_BACKOFF = { baseMs: 250, capMs: 10_000 };
 
 /** Claims the oldest run that is queued, or running with an expired lease; its id and lease, or null. */
 export async function claimRun(db: Db, leaseSeconds = PROBE_LEASE_SECONDS, runId?: number): Promise<{ id: number; lease: Date } | null> {
@@ -97,6 +100,7 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
   const pausedUntil = new Map<string, number>();
   let currentLease: Date | null = lease;
   let leaseRenewedAt = Date.now();
+  let leaseInDoubt = false;
   let stored = 0;
   let stopReason: { status: "cancelled" | "failed"; error: string | null } | null = null;
   let cancelCheckedAt = 0;
@@ -104,6 +108,29 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
   const providerKey = (tag: string) => providerOf.get(tag) ?? tag;
   const activeFor = (provider: string) => [...inFlight.values()].filter((f) => f.provider === provider).length;
   const reserved = () => [...inFlight.values()].reduce((s, f) => s.plus(f.worstCase), new Decimal(0));
+
+  /**
+   * A write of what a request came to, retried while the database does not take it (about a minute
+   * in all, with the one backoff). If it never does, the run stops as failed, saying so: what was
+   * stored is kept, and a resume sends only the requests without a stored outcome.
+   */
+  async function storeOrStop(write: () => Promise<unknown>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await write();
+        return;
+      } catch (err) {
+        if (attempt >= STORE_ATTEMPTS || signal?.aborted) {
+          stopReason ??= {
+            status: "failed",
+            error: `The database did not store an answer after ${STORE_ATTEMPTS} tries (${(err as Error).message.split("\n").filter(Boolean).pop()?.slice(0, 200)}): the run stopped; its stored answers are kept`,
+          };
+          throw err;
+        }
+        await new Promise((resolve) => setTimeout(resolve, backoffMs(attempt, STORE_BACKOFF)));
+      }
+    }
+  }
 
   async function send(request: PendingRequest) {
     const provider = providerKey(request.tag);
@@ -114,13 +141,22 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
       seed: request.seed,
     }, sampler);
     const attempts = request.attempts + 1;
+    let answer: Awaited<ReturnType<OpenRouterClient["chat"]>>;
     try {
-      const answer = await client.chat(body, { maxAttempts: 1 });
+      answer = await client.chat(body, { maxAttempts: 1 });
+    } catch (err) {
       if (signal?.aborted) return;
-      // usage.cost is a JSON number; its shortest decimal form is the text OpenRouter sent.
-      const record = answerRecord(answer.data);
-      const cost = record.cost;
-      await db.$transaction([
+      return failed(request, provider, attempts, err instanceof OpenRouterError ? err : new OpenRouterError("network", (err as Error).message, attempts));
+    }
+    if (signal?.aborted) return;
+    // usage.cost is a JSON number; its shortest decimal form is the text OpenRouter sent.
+    const record = answerRecord(answer.data);
+    const cost = record.cost;
+    // A paid answer is never dropped because the database was slow to take it (a loaded machine,
+    // a pool waiting for a connection): the write is retried, and only a database that refuses
+    // it for about a minute stops the run (storeOrStop).
+    await storeOrStop(() =>
+      db.$transaction([
         db.probeRequest.update({
           where: { id: request.id },
           data: {
@@ -145,26 +181,29 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
         cost
           ? db.$executeRaw`UPDATE "ProbeRun" SET "costUsd" = "costUsd" + ${cost.toString()}::numeric WHERE id = ${runId}`
           : db.$executeRaw`UPDATE "ProbeRun" SET "uncertainUsd" = "uncertainUsd" + ${request.worstCaseUsd.toString()}::numeric WHERE id = ${runId}`,
-      ]);
-      spent = spent.plus(cost ?? request.worstCaseUsd);
-      stored++;
-      await onStored?.(stored);
-      cancelCheckedAt = 0;
-    } catch (err) {
-      if (signal?.aborted) return;
-      const error = err instanceof OpenRouterError ? err : new OpenRouterError("network", (err as Error).message, attempts);
-      // A timeout may have been served and charged: its worst case counts against the cap.
-      const uncertain = error.kind === "timeout" || error.kind === "network";
-      const retryable = error.kind === "timeout" || error.kind === "network" || error.status === 429 || (error.status ?? 0) >= 500;
-      const final = !retryable || attempts >= maxAttempts;
-      let notBefore = 0;
-      if (!final) {
-        const wait = retryDelayMs(attempts, { baseMs: baseDelayMs, capMs: MAX_RETRY_DELAY_MS }, error.status === 429 ? error.retryAfterMs : null);
-        notBefore = Date.now() + wait;
-        // A 429 pauses the whole provider, not only this request.
-        if (error.status === 429) pausedUntil.set(provider, Math.max(pausedUntil.get(provider) ?? 0, notBefore));
-      }
-      await db.$transaction([
+      ]),
+    );
+    spent = spent.plus(cost ?? request.worstCaseUsd);
+    stored++;
+    await onStored?.(stored);
+    cancelCheckedAt = 0;
+  }
+
+  /** A request OpenRouter did not answer: retried later, or recorded as an error. */
+  async function failed(request: PendingRequest, provider: string, attempts: number, error: OpenRouterError) {
+    // A timeout may have been served and charged: its worst case counts against the cap.
+    const uncertain = error.kind === "timeout" || error.kind === "network";
+    const retryable = error.kind === "timeout" || error.kind === "network" || error.status === 429 || (error.status ?? 0) >= 500;
+    const final = !retryable || attempts >= maxAttempts;
+    let notBefore = 0;
+    if (!final) {
+      const wait = retryDelayMs(attempts, { baseMs: baseDelayMs, capMs: MAX_RETRY_DELAY_MS }, error.status === 429 ? error.retryAfterMs : null);
+      notBefore = Date.now() + wait;
+      // A 429 pauses the whole provider, not only this request.
+      if (error.status === 429) pausedUntil.set(provider, Math.max(pausedUntil.get(provider) ?? 0, notBefore));
+    }
+    await storeOrStop(() =>
+      db.$transaction([
         db.probeRequest.update({
           where: { id: request.id },
           data: {
@@ -175,16 +214,16 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
           },
         }),
         ...(uncertain ? [db.$executeRaw`UPDATE "ProbeRun" SET "uncertainUsd" = "uncertainUsd" + ${request.worstCaseUsd.toString()}::numeric WHERE id = ${runId}`] : []),
-      ]);
-      if (uncertain) spent = spent.plus(request.worstCaseUsd);
-      if (final) {
-        stored++;
-        await onStored?.(stored);
-        cancelCheckedAt = 0;
-      } else {
-        pending.push({ ...request, attempts, notBefore });
-        pending.sort((a, b) => a.id - b.id);
-      }
+      ]),
+    );
+    if (uncertain) spent = spent.plus(request.worstCaseUsd);
+    if (final) {
+      stored++;
+      await onStored?.(stored);
+      cancelCheckedAt = 0;
+    } else {
+      pending.push({ ...request, attempts, notBefore });
+      pending.sort((a, b) => a.id - b.id);
     }
   }
 
@@ -197,19 +236,27 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
   while (true) {
     if (signal?.aborted) return abandon();
     const now = Date.now();
-    if (currentLease && now - leaseRenewedAt > (leaseSeconds * 1000) / 3) {
-      currentLease = await renewLease(db, runId, currentLease, leaseSeconds);
-      leaseRenewedAt = now;
+    // The database away for a moment: the lease is renewed as soon as it is back, and nothing new
+    // is sent until then (another worker may take a run whose lease ran out); answers in flight
+    // are stored when it is back (storeOrStop). The cancel check is asked again next round.
+    if (currentLease && (leaseInDoubt || now - leaseRenewedAt > (leaseSeconds * 1000) / 3)) {
+      try {
+        currentLease = await renewLease(db, runId, currentLease, leaseSeconds);
+        leaseRenewedAt = now;
+        leaseInDoubt = false;
+      } catch {
+        leaseInDoubt = true;
+      }
       if (!currentLease) return "abandoned"; // another worker holds the run now
     }
     if (!stopReason && now - cancelCheckedAt > 200) {
       cancelCheckedAt = now;
-      const row = await db.probeRun.findUnique({ where: { id: runId }, select: { cancelRequested: true } });
+      const row = await db.probeRun.findUnique({ where: { id: runId }, select: { cancelRequested: true } }).catch(() => null);
       if (row?.cancelRequested) stopReason = { status: "cancelled", error: null };
     }
-    if (stopReason || pending.length === 0) {
-      if (inFlight.size === 0) break;
-      await Promise.race([...inFlight.values()].map((f) => f.done));
+    if (stopReason || pending.length === 0 || leaseInDoubt) {
+      if (inFlight.size === 0 && !leaseInDoubt) break;
+      await Promise.race([new Promise((resolve) => setTimeout(resolve, 250)), ...[...inFlight.values()].map((f) => f.done)]);
       continue;
     }
     const index = pending.findIndex((r) => r.notBefore <= now && (pausedUntil.get(providerKey(r.tag)) ?? 0) <= now && activeFor(providerKey(r.tag)) < concurrencyPerProvider);
@@ -229,7 +276,10 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
       continue;
     }
     pending.splice(index, 1);
-    const done = send(next).finally(() => inFlight.delete(next.id));
+    // A write the database never took has set stopReason (storeOrStop); the loop ends the run.
+    const done = send(next)
+      .catch(() => undefined)
+      .finally(() => inFlight.delete(next.id));
     inFlight.set(next.id, { provider: providerKey(next.tag), worstCase: next.worstCaseUsd, done });
   }
   if (signal?.aborted) return abandon();

@@ -1,6 +1,5 @@
 import "server-only";
 import { getDb } from "../db/client";
-import { schedulerState } from "../jobs/poll";
 import { snapshotVersion, type SnapshotIdentity } from "../snapshot-version";
 import { watchedModelsForView } from "./cached";
 import { memo, READ_REUSE_MS } from "./memo";
@@ -8,7 +7,8 @@ import { memo, READ_REUSE_MS } from "./memo";
 // The cheap answer a model page watches to learn that newer data exists: the last poll of the
 // model (from the shared watched-models read, one query for every model), when its latest
 // completed probe run finished (the verdicts the rules and badges use), and this process's
-// scheduler.
+// scheduler (handed in by the route, which reads it from lib/jobs/poll.ts: a query does not
+// reach up to the processes).
 
 export interface LatestPoll extends SnapshotIdentity {
   modelId: string;
@@ -16,7 +16,7 @@ export interface LatestPoll extends SnapshotIdentity {
   scheduler: { intervalSeconds: number; nextPollAt: string | null };
 }
 
-export async function latestPollFor(modelId: string): Promise<LatestPoll | null> {
+export async function latestPollFor(modelId: string, scheduler: LatestPoll["scheduler"]): Promise<LatestPoll | null> {
   const model = (await watchedModelsForView()).find((m) => m.id === modelId);
   if (!model) return null;
   const identity: SnapshotIdentity = {
@@ -24,7 +24,7 @@ export async function latestPollFor(modelId: string): Promise<LatestPoll | null>
     failedAt: model.lastPoll && !model.lastPoll.ok ? model.lastPoll.at : null,
     verdictsAt: await verdictsAtForView(modelId),
   };
-  return { modelId, ...identity, version: snapshotVersion(identity), scheduler: schedulerState() };
+  return { modelId, ...identity, version: snapshotVersion(identity), scheduler };
 }
 
 /** When the model's latest completed probe run finished: the run whose verdicts the page shows (the same run latestVerdicts picks). */

@@ -42,7 +42,15 @@ export interface KeyUsageWritten {
   observedAt: Date;
 }
 
-export type WrittenFact = SnapshotWritten | ProbeResultWritten | SpendSnapshotWritten | KeyUsageWritten;
+/** A change the dashboard made to a key, or the pipeline key chosen (lib/keys/records.ts). */
+export interface KeyChangeWritten {
+  kind: "key-change";
+  keyHash: string;
+  action: string;
+  observedAt: Date;
+}
+
+export type WrittenFact = SnapshotWritten | ProbeResultWritten | SpendSnapshotWritten | KeyUsageWritten | KeyChangeWritten;
 
 export type FactKind = WrittenFact["kind"];
 export type FactOf<K extends FactKind> = Extract<WrittenFact, { kind: K }>;

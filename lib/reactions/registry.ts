@@ -30,6 +30,8 @@ export const reactions: ReactionRegistry = {
     { name: "view alerts", run: (tx, f) => detectViewAlerts(tx, f.modelId, f.observedAt) },
   ],
   "spend-snapshot": [{ name: "budget alerts", run: (tx, f) => detectSpendAlerts(tx, f.observedAt, f.demo) }],
+  // Nothing reacts to a key change yet (the spend page lists the rows); a reaction goes here.
+  "key-change": [],
   "key-usage": [
     {
       name: "key-limit alert",

@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { compareDecimals } from "../decimal-compare";
 import type { UptimeWindow } from "./vocabulary";
 import { effectiveQuantization } from "./quantization";
 
@@ -175,7 +175,7 @@ function thresholdReasons(e: EndpointFacts, rules: RuleSet): Reason[] {
   // traffic: the pipeline spends real money and nobody could say what it would cost.
   const priceRule = (kind: "input-price" | "output-price", price: string | null, max: string | null, word: string) => {
     if (price === null) reasons.push({ kind, text: `no ${word} price` });
-    else if (max !== null && new Decimal(price).gt(max)) reasons.push({ kind, text: `${word} $${price}/M > $${max}/M` });
+    else if (max !== null && compareDecimals(price, max) > 0) reasons.push({ kind, text: `${word} $${price}/M > $${max}/M` });
   };
   priceRule("input-price", e.inputPricePerM, rules.maxInputPricePerM, "input");
   priceRule("output-price", e.outputPricePerM, rules.maxOutputPricePerM, "output");

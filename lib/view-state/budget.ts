@@ -1,5 +1,5 @@
 import { createParser } from "nuqs/server";
-import { readBudgetAmount } from "../budget/amount";
+import { withinBudgetBounds } from "../budget/bounds";
 import type { Dataset } from "../budget/cost";
 import { compactTokens, parseTokens } from "../budget/tokens";
 
@@ -22,7 +22,7 @@ export const DEFAULT_PLAN: Dataset[] = ["B3", "B4", "B5", "B6", "B7", "B8"].map(
 
 /** A budget in USD as a decimal string (never a float), up to 2 decimals, within the budget bounds. */
 export const parseAsBudget = createParser<string>({
-  parse: (value) => (BUDGET.test(value) && readBudgetAmount(value).ok ? normaliseAmount(value) : null),
+  parse: (value) => (BUDGET.test(value) && withinBudgetBounds(value) ? normaliseAmount(value) : null),
   serialize: (v) => v,
 });
 

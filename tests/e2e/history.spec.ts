@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { poll, replicaControl, screenshot, scrollToHistory } from "./helpers";
+import { poll, replicaControl, screenshot, scrollToHistory, windowShot } from "./helpers";
 
 const KIMI = "moonshotai/kimi-k2.5";
 
@@ -15,7 +15,7 @@ test.describe("history: charts and change log", () => {
 
     const history = page.getByRole("region", { name: "History" });
     const uptime = history.getByRole("figure", { name: "Uptime, last 30 minutes (%)" });
-    await expect(uptime).toBeVisible();
+    await expect(uptime).toBeVisible({ timeout: 30_000 }); // its code and series are fetched on scrolling
     const legend = history.getByRole("group", { name: "Endpoints shown" });
     await expect(legend.getByRole("button")).toHaveCount(11);
     await expect(legend.getByRole("button", { pressed: true })).toHaveCount(11);
@@ -59,6 +59,65 @@ test.describe("history: charts and change log", () => {
     await expect(page).toHaveURL(/hr=90d/); // the range is part of the link
     await screenshot(page, "history-90d");
   });
+
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    test(`the uptime chart's axis zooms to the lines drawn, with the threshold and its label in view and off the lines (${viewport.width} px)`, async ({ page, request }) => {
+      for (let i = 0; i < 3; i++) await poll(request);
+      await page.setViewportSize(viewport);
+      await page.goto(`/models/${KIMI}`); // BaseTen (29.8%, degraded) is excluded, so not drawn
+      await scrollToHistory(page);
+      const uptime = page.getByRole("figure", { name: "Uptime, last 30 minutes (%)" });
+      await expect(uptime.locator(".recharts-line")).toHaveCount(10, { timeout: 30_000 }); // its code and series are fetched on scrolling
+      await uptime.scrollIntoViewIfNeeded();
+      const ticks = async () =>
+        (await uptime.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value").allTextContents()).map((t) => Number.parseFloat(t));
+      // The drawn uptimes are 97.4–99.8%: the axis runs from just under the threshold (95%) to 100%, not from 0.
+      await expect.poll(async () => (await ticks()).length).toBeGreaterThan(2);
+      expect(Math.min(...(await ticks()))).toBeGreaterThanOrEqual(90);
+      expect(Math.min(...(await ticks()))).toBeLessThan(95);
+      expect(Math.max(...(await ticks()))).toBe(100);
+
+      // The threshold line lies inside the plot, its label beside it in the margin right of the plot.
+      // (A horizontal SVG line is 0 px high, which Playwright counts as hidden: its box is read directly.)
+      const line = uptime.locator(".recharts-reference-line-line");
+      await expect(line).toHaveCount(1);
+      const lineBox = await line.evaluate((l) => {
+        const r = l.getBoundingClientRect();
+        return { x: r.x, y: r.y, width: r.width };
+      });
+      const plotBox = await uptime.locator(".recharts-cartesian-grid").evaluate((g) => {
+        const r = g.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, height: r.height };
+      });
+      expect(lineBox.width).toBeGreaterThan(100);
+      expect(lineBox.y).toBeGreaterThan(plotBox.top);
+      expect(lineBox.y).toBeLessThan(plotBox.bottom);
+      const label = uptime.getByTestId("threshold-label");
+      await expect(label).toHaveText("threshold 95%");
+      await expect(label).toBeInViewport();
+      const labelBox = (await label.boundingBox())!;
+      const figureBox = (await uptime.boundingBox())!;
+      expect(labelBox.x).toBeGreaterThanOrEqual(lineBox.x + lineBox.width); // right of the plot: never over a line
+      expect(labelBox.x + labelBox.width).toBeLessThanOrEqual(figureBox.x + figureBox.width);
+      expect(labelBox.y).toBeLessThan(lineBox.y + 2);
+      expect(labelBox.y + labelBox.height).toBeGreaterThan(lineBox.y - 2); // at the line's height
+
+      // Zoomed: the ten providers' points spread over a good part of the plot's height (on a
+      // 0–100% axis they shared its top 3%), and every one of them is above the threshold line.
+      const dots = await uptime.locator(".recharts-line-dot").evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
+      expect(dots.length).toBeGreaterThanOrEqual(10);
+      expect((Math.max(...dots) - Math.min(...dots)) / plotBox.height).toBeGreaterThan(0.25);
+      for (const top of dots) expect(top).toBeLessThan(lineBox.y);
+      await windowShot(page, `history-uptime-zoomed-${viewport.width}`);
+
+      // BaseTen drawn too (from the legend): the axis goes down to take in its 29.8%.
+      await page.getByRole("group", { name: "Endpoints shown" }).getByRole("button", { name: /BaseTen/ }).click();
+      await expect(uptime.locator(".recharts-line")).toHaveCount(11);
+      await expect.poll(async () => Math.min(...(await ticks()))).toBeLessThanOrEqual(25);
+      await expect(label).toHaveText("threshold 95%");
+      await windowShot(page, `history-uptime-zoomed-baseten-${viewport.width}`);
+    });
+  }
 
   test("with rules set, the uptime chart shows the included providers and the rule's threshold", async ({ page }) => {
     await page.goto(`/models/${KIMI}?xq=int4,fp4,mxfp4,nvfp4&xp=fireworks&upmin=97&hr=7d`);

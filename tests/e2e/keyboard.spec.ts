@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { poll, replicaControl, screenshot } from "./helpers";
+import { poll, replicaControl, screenshot, windowShot } from "./helpers";
 
 // The seed task done with the keyboard alone: "exclude 4-bit and Fireworks, uptime ≥ 95%", on a
 // fresh load of the model page, moving forward with Tab as a keyboard user does. Every key press
@@ -140,4 +140,90 @@ test.describe("keyboard", () => {
     await page.keyboard.press("Tab");
     await expect(page.getByRole("checkbox", { name: /Accept unknown quantization/ })).toBeFocused();
   });
+
+  test("after 'Skip to content' come a skip link to each section of the page; Enter on one moves the focus there", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(MODEL_PAGE);
+    await expect(page.getByTestId("summary")).toHaveText("10 of 11 providers included");
+    const expected = ["Skip to content", "Skip to Providers", "Skip to Routing", "Skip to Budget", "Skip to History", "Skip to Fidelity"];
+    for (const name of expected) {
+      await page.keyboard.press("Tab");
+      const link = page.getByRole("link", { name, exact: true });
+      await expect(link).toBeFocused();
+      await expect(link).toBeVisible(); // shown while it has the focus
+      await expect(link).toBeInViewport();
+    }
+    await screenshot(page, "keyboard-skip-to-fidelity");
+    // Back to History's, and Enter: the page is at the history section, and the focus with it.
+    await page.keyboard.press("Shift+Tab");
+    await expect(page.getByRole("link", { name: "Skip to History", exact: true })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/#history$/);
+    const history = page.locator("#history");
+    await expect(history).toBeFocused();
+    await expect(history).toBeInViewport();
+    // The next Tab goes on from there: the first control of the history section (its range picker,
+    // once the section has loaded), not back at the top of the page.
+    await expect(page.getByRole("region", { name: "History" }).getByRole("figure").first()).toBeVisible({ timeout: 30_000 });
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest("#history")))).toBe(true);
+    await windowShot(page, "keyboard-skipped-to-history");
+
+    // A page without sections offers only the first.
+    await page.goto("/spend");
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+    await expect(page.getByRole("link", { name: /^Skip to (Providers|Routing|Budget|History|Fidelity)$/ })).toHaveCount(0);
+  });
+
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    test(`after a rule change, saving "record known" keeps the page where it was and gives the focus back to the row's button (${viewport.width} px)`, async ({ page, request }) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize(viewport);
+      await page.goto(MODEL_PAGE);
+      await expect(page.getByTestId("summary")).toHaveText("10 of 11 providers included");
+      // A rule change first: the link changes in place (a shallow URL update).
+      await page.getByRole("button", { name: "Exclude 4-bit" }).click();
+      await expect(page).toHaveURL(/xq=int4,fp4,mxfp4,nvfp4/);
+      await expect(page.getByTestId("summary")).toHaveText("5 of 11 providers included");
+
+      // DeepInfra's "record known", scrolled to the middle of the window, opened with a click.
+      const opener = page.getByRole("button", { name: "Record known quantization for DeepInfra" }).locator("visible=true");
+      await opener.evaluate((e) => e.scrollIntoView({ block: "center" }));
+      const scrolledTo = await page.evaluate(() => window.scrollY);
+      expect(scrolledTo).toBeGreaterThan(300);
+      await opener.click();
+      const dialog = page.getByRole("dialog", { name: "Known quantization: DeepInfra" });
+      await dialog.getByLabel("Quantization").selectOption("fp8");
+      await dialog.getByLabel("How do you know?").fill("their docs say fp8");
+      await dialog.getByLabel("Your name").fill("Kim");
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await expect(dialog).toBeHidden();
+
+      // The row shows the note, and the focus is back on its button, now "edit team note", on screen.
+      const edit = page.getByRole("button", { name: "Edit team note for DeepInfra" }).locator("visible=true");
+      await expect(edit).toBeFocused();
+      await expect(edit).toBeInViewport();
+      await expect(page.getByText("“their docs say fp8”").locator("visible=true")).toBeInViewport();
+      // The page did not jump: it is where it was when the dialog opened.
+      expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrolledTo)).toBeLessThan(50);
+      await expect(page).toHaveURL(/xq=int4,fp4,mxfp4,nvfp4/);
+      await windowShot(page, `keyboard-record-known-saved-${viewport.width}`);
+
+      // With the keyboard: Enter opens it again, Escape closes it, the focus is back on the button.
+      await page.keyboard.press("Enter");
+      await expect(dialog).toBeVisible();
+      await page.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
+      await expect(edit).toBeFocused();
+      // Removing the note hands the focus back too, to the button that says "record known" again.
+      await page.keyboard.press("Enter");
+      await dialog.getByRole("button", { name: "Remove note" }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByRole("button", { name: "Record known quantization for DeepInfra" }).locator("visible=true")).toBeFocused();
+      expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrolledTo)).toBeLessThan(50);
+      // Nothing left behind for the next test.
+      expect((await (await request.get(`/api/models/moonshotai/kimi-k2.5/known-quantization`)).json()).known).toEqual([]);
+    });
+  }
 });

@@ -53,7 +53,10 @@ test("the activity OpenRouter recorded is shown per day and provider, against th
   await page.goto("/spend");
   const activity = page.getByRole("region", { name: "Actual spend per provider" });
   await expect(activity).toContainText("Demo data from the local replica.");
-  await expect(activity.getByRole("figure", { name: "Actual spend per day and provider" }).locator(".recharts-bar-rectangle").first()).toBeVisible();
+  // The chart (recharts) loads when it comes near the viewport, as a reader scrolls down to it.
+  const chart = activity.getByRole("figure", { name: "Actual spend per day and provider" });
+  await chart.scrollIntoViewIfNeeded();
+  await expect(chart.locator(".recharts-bar-rectangle").first()).toBeVisible();
   const prices = activity.getByRole("table", { name: "Actual prices per provider" });
   // Billed exactly at list: every provider at 100.0%, each model compared with its own listed price.
   for (const provider of ["DeepInfra", "Novita", "Fireworks", "Parasail", "Together"]) {

@@ -1,8 +1,12 @@
+import Decimal from "decimal.js";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type OpenedDb } from "@/lib/db/engines";
 import { createOpenRouterClient } from "@/lib/openrouter/client";
 import { runPollCycle } from "@/lib/poller/cycle";
+import { uploadPromptSet } from "@/lib/probe/prompt-sets";
+import { claimRun, processRun } from "@/lib/probe/runner";
+import { createProbeRun, getRunView } from "@/lib/probe/runs";
 import { latestProviders } from "@/lib/queries/providers";
 import { seedWatchedModels } from "@/lib/watched-models";
 import { injectFault, resetReplica, startReplica, type Replica } from "@/replica/server";
@@ -87,6 +91,50 @@ describe.skipIf(!SERVER)("faults of our own on a PostgreSQL server", () => {
       await proxy.cut().catch(() => undefined);
     }
   });
+
+  it("the database lost for a moment during a probe run: every paid answer is stored once, nothing is sent twice, the run finishes", async () => {
+    const proxy = new CuttableProxy(scratch.url);
+    await proxy.listen();
+    const app = await openDatabase({ databaseUrl: proxy.url, embeddedDir: "unused" });
+    try {
+      expect((await runPollCycle(app.db, createOpenRouterClient({ baseUrl: replica.baseUrl }), { trigger: "test" })).models[0].ok).toBe(true);
+      const lines = Array.from({ length: 10 }, (_, i) => JSON.stringify({ prompt: `Outage prompt ${i}: count to ${i + 3}.` }));
+      const upload = await uploadPromptSet(app.db, "outage", lines.join("\n"));
+      if (!upload.ok) throw new Error("upload failed");
+      const created = await createProbeRun(app.db, KIMI, { maxCostUsd: "1.00", prompts: { id: upload.id }, endpoints: ["chutes/int4", "deepinfra"] });
+      if (created.kind !== "created") throw new Error(`${created.kind}: ${created.message}`);
+      const runId = created.run.id;
+      const total = created.run.progress.total;
+      const claimed = await claimRun(app.db, 30, runId);
+      if (!claimed) throw new Error("could not claim");
+      const client = createOpenRouterClient({ baseUrl: replica.baseUrl, timeoutMs: 120_000, maxAttempts: 1 });
+      const run = processRun(app.db, client, runId, claimed.lease, { baseDelayMs: 20, concurrencyPerProvider: 2 });
+
+      // Some answers stored; then the database goes away, and comes back once at least two answers
+      // OpenRouter charged for are waiting to be stored (the runner holds them and retries).
+      const storedCount = () => direct.db.probeRequest.count({ where: { runId, status: "done" } });
+      await until("a few answers to be stored", async () => (await storedCount()) >= 6);
+      await proxy.cut();
+      await until("two paid answers waiting for the database", async () => replica.state.chat.calls.length - (await storedCount()) >= 2);
+      await proxy.restore();
+
+      expect(await run).toBe("done");
+      const view = await getRunView(direct.db, runId);
+      expect(view).toMatchObject({ status: "done", progress: { done: total, total } });
+      // Each request was sent exactly once (no resend of an answer the database was slow to take),
+      // and every answer OpenRouter charged for is stored with its cost.
+      expect(replica.state.chat.calls).toHaveLength(total);
+      const answers = await direct.db.probeRequest.findMany({ where: { runId } });
+      expect(answers.filter((a) => a.status === "done" && a.attempts === 1)).toHaveLength(total);
+      const charged = replica.state.chat.calls.reduce((sum, c) => sum.plus(c.cost), new Decimal(0));
+      const stored = answers.reduce((sum, a) => sum.plus(a.costUsd?.toString() ?? "0"), new Decimal(0));
+      expect(stored.toFixed()).toBe(charged.toFixed());
+      expect(view?.costUsd).toBe(charged.toFixed());
+    } finally {
+      await app.close().catch(() => undefined);
+      await proxy.cut().catch(() => undefined);
+    }
+  }, 300_000);
 
   it("a poller killed mid-cycle leaves no half snapshot, and the next cycle succeeds once its lease expires", async () => {
     await injectFault(replica.url, { kind: "hang", times: 5 });

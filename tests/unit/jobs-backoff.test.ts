@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backoffMs, retryDelayMs } from "@/lib/jobs/backoff";
+import { backoffMs, retryDelayMs } from "@/lib/backoff";
 
 // The one backoff of the OpenRouter client, the probe runner and the alert sender: the ceiling
 // doubles after each failure up to the cap, and the wait is drawn from its upper half.
