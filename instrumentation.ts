@@ -18,4 +18,6 @@ export async function register() {
   if (startProbeWorker()) console.log("[routeboard] probe worker started");
   const { startAlertSender } = await import("./lib/jobs/alert-sender");
   if (startAlertSender()) console.log("[routeboard] alert sender started");
+  const { startGenerationLookup } = await import("./lib/jobs/generation-lookup");
+  if (startGenerationLookup()) console.log("[routeboard] generation lookup started");
 }

@@ -39,6 +39,10 @@ const schema = z.object({
   RECONCILE_TOLERANCE_USD: decimalText("an amount in USD such as 0.01").default("0.01"),
   /** Provenance: how long a pipeline may keep an allow-list it fetched (minutes); an endpoint excluded less than this before a generation makes it suspect, not excluded. */
   PROVENANCE_GRACE_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
+  /** Provenance enrichment: at most this many GET /generation lookups per second (OpenRouter rate-limits them). */
+  GENERATION_LOOKUPS_PER_SECOND: z.coerce.number().min(0.1).max(100).default(5),
+  /** …and a generation OpenRouter still answers 404 for after this many lookups (spaced 30 s, 1, 2, 4… min) is given up on. */
+  GENERATION_LOOKUP_MAX_TRIES: z.coerce.number().int().min(1).max(20).default(6),
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
 });
 

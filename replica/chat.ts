@@ -83,6 +83,15 @@ export function supportedParameters(tag: string): string[] {
 }
 
 export interface ChatCall {
+  /** The answer's generation id (GET /generation?id= finds the call by it). */
+  id: string;
+  /** The model's permaslug, as the answer named it. */
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  reasoningTokens: number;
+  finishReason: string;
   /** The endpoint the router chose (routing.ts). */
   tag: string;
   /** The endpoint that answered: the chosen one, or the one its `fallback` quirk handed the request to. */
@@ -98,8 +107,6 @@ export interface ChatCall {
   sampler: { temperature: number; top_p: number; top_k: number; min_p: number };
   /** What the answer charged (usage.cost), exact, as text. */
   cost: string;
-  /** The answer's generation id. */
-  id: string;
 }
 
 export interface ChatState {
@@ -280,7 +287,15 @@ export function completeChat(state: ChatState, body: unknown, nowMs: number, fin
     .plus(new Decimal(String(pricing.completion ?? "0")).times(completionTokens))
     .plus(new Decimal(String(pricing.request ?? "0")));
   const wantsLogprobs = body.logprobs === true && served.logprobs;
+  const generationId = `gen-${1764600000 + state.calls.length + 1}-replica${String(promptHash).slice(0, 6)}`;
   state.calls.push({
+    id: generationId,
+    model: model.permaslug,
+    promptTokens,
+    completionTokens,
+    cachedTokens,
+    reasoningTokens,
+    finishReason: stopped ? "stop" : "length",
     tag: requestedTag,
     servedTag,
     servedBy: String(endpoint.provider_name),
@@ -289,7 +304,6 @@ export function completeChat(state: ChatState, body: unknown, nowMs: number, fin
     atMs: nowMs,
     coBatched,
     cost: cost.toFixed(),
-    id: `gen-${1764600000 + state.calls.length + 1}-replica${String(promptHash).slice(0, 6)}`,
     sampler: { temperature: sampler.temperature, top_p: sampler.top_p, top_k: sampler.top_k, min_p: sampler.min_p },
   });
 
@@ -298,7 +312,7 @@ export function completeChat(state: ChatState, body: unknown, nowMs: number, fin
   return {
     status: 200,
     json: {
-      id: state.calls[state.calls.length - 1].id,
+      id: generationId,
       provider: endpoint.provider_name,
       model: model.permaslug,
       object: "chat.completion",

@@ -7,6 +7,7 @@ import { applyDrift, createDrift, type DriftOptions, type DriftState } from "./d
 import { CHAT_PATH, chatFaultPath, completeChat, freshChatState, readChatBody, requantize, type ChatBehaviour, type ChatState } from "./chat";
 import { freshAccount, handleAccountRequest, type ActivityBilling, isAccountChat, minimalChatCompletion, type AccountState } from "./keys";
 import { WEIGHT_FORMATS, type WeightFormat } from "./lm/types";
+import { GENERATION_PATH, answerGeneration, freshGenerationState, type GenerationState } from "./generation";
 
 export { REPLICA_MODELS, endpointJson, modelEndpoints, type Patch } from "./endpoints";
 
@@ -39,6 +40,8 @@ interface State {
   chat: ChatState;
   /** API keys, activity and chat usage (replica/keys.ts). */
   account: AccountState;
+  /** GET /generation: its lag and the lookups it answered (replica/generation.ts). */
+  generation: GenerationState;
 }
 
 export interface ReplicaOptions {
@@ -60,7 +63,7 @@ export interface Replica {
 }
 
 function freshState(activityBilling?: ActivityBilling): State {
-  return { faults: [], patches: [], endpointCalls: {}, keyCalls: 0, requests: [], drift: null, chat: freshChatState(), account: freshAccount(activityBilling) };
+  return { faults: [], patches: [], endpointCalls: {}, keyCalls: 0, requests: [], drift: null, chat: freshChatState(), account: freshAccount(activityBilling), generation: freshGenerationState() };
 }
 
 function catalogue() {
@@ -162,6 +165,12 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
       const account = handleAccountRequest(state.account, method, path, url.searchParams, req.headers.authorization, body);
       if (account) return send(res, account.status, account.body);
 
+      if (path === GENERATION_PATH && method === "GET") {
+        if (!authorized) return send(res, 401, { error: { code: 401, message: "No auth credentials found" } });
+        const answer = answerGeneration(state.generation, state.chat.calls, url.searchParams);
+        return send(res, answer.status, answer.body);
+      }
+
       const endpoints = /^\/api\/v1\/models\/([^/]+)\/([^/]+)\/endpoints$/.exec(path);
       if (endpoints) {
         const id = `${decodeURIComponent(endpoints[1])}/${decodeURIComponent(endpoints[2])}`;
@@ -245,6 +254,15 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
       state.chat.overrides[tag] = { ...state.chat.overrides[tag], fallback };
       return send(res, 200, { ok: true });
     }
+    if (path === "/__replica/generation-lag") {
+      // The next `lookups` lookups of `id` (or of every id on its first lookup) answer 404, as
+      // OpenRouter does for a while after a completion.
+      const lookups = body.lookups;
+      if (typeof lookups !== "number" || !Number.isInteger(lookups) || lookups < 0) return send(res, 400, { error: "lookups must be a non-negative integer" });
+      if (typeof body.id === "string") state.generation.lag.byId[body.id] = lookups;
+      else state.generation.lag.all = lookups;
+      return send(res, 200, { ok: true });
+    }
     if (path === "/__replica/drift") {
       state.drift = body.enabled === false ? null : createDrift({ seed: typeof body.seed === "number" ? body.seed : undefined });
       return send(res, 200, { ok: true, drift: state.drift !== null });
@@ -286,6 +304,12 @@ export async function patchReplica(replicaUrl: string, patch: Patch): Promise<vo
 export async function requantizeReplica(replicaUrl: string, tag: string, format: WeightFormat | null): Promise<void> {
   const res = await fetch(`${replicaUrl}/__replica/requantize`, { method: "POST", body: JSON.stringify({ tag, format }) });
   if (!res.ok) throw new Error(`requantize ${tag}: ${res.status}`);
+}
+
+/** Makes GET /generation answer 404 for the next `lookups` lookups of `id`, or of every id on its first lookup. */
+export async function lagGenerations(replicaUrl: string, lookups: number, id?: string): Promise<void> {
+  const res = await fetch(`${replicaUrl}/__replica/generation-lag`, { method: "POST", body: JSON.stringify({ lookups, id }) });
+  if (!res.ok) throw new Error(`generation-lag: ${res.status}`);
 }
 
 export async function resetReplica(replicaUrl: string): Promise<void> {

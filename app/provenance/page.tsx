@@ -4,10 +4,12 @@ import { DemoBanner } from "@/components/layout/demo-banner";
 import { DatasetViewForm } from "@/components/provenance/dataset-view-form";
 import { ProvenanceTables } from "@/components/provenance/provenance-tables";
 import { ProvenanceChart } from "@/components/provenance/provenance-chart";
+import { LookupProgressPanel } from "@/components/provenance/lookup-progress";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { formatUtc } from "@/lib/format";
 import { listDatasetViews } from "@/lib/provenance/choices";
+import { lookupProgress } from "@/lib/provenance/lookup";
 import { listDatasets, provenanceSummary } from "@/lib/provenance/queries";
 import { showsDemoData } from "@/lib/queries/demo";
 import { DEFAULT_PLAN } from "@/lib/view-state/budget";
@@ -24,11 +26,12 @@ export default async function ProvenancePage({ searchParams }: Props) {
   const db = await getDb();
   const datasets = await listDatasets(db);
   const { dataset, unknown } = readProvenanceDataset((await searchParams).dataset, datasets);
-  const [summary, choices, views, demo] = await Promise.all([
+  const [summary, choices, views, demo, lookups] = await Promise.all([
     provenanceSummary(db, dataset, DEFAULT_PLAN),
     listDatasetViews(db),
     db.savedView.findMany({ orderBy: { name: "asc" }, select: { slug: true, name: true, modelId: true } }),
     showsDemoData(),
+    lookupProgress(db),
   ]);
   const param = (d: string) => (d === "" ? NO_DATASET : d);
   const exportQuery = dataset === null ? "" : `&dataset=${encodeURIComponent(param(dataset))}`;
@@ -108,6 +111,8 @@ export default async function ProvenancePage({ searchParams }: Props) {
           </section>
         </>
       )}
+
+      <LookupProgressPanel progress={lookups} hasKey={Boolean(env.OPENROUTER_API_KEY)} formatTime={formatUtc} />
 
       <section aria-labelledby="views-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
         <h2 id="views-heading" className="text-lg font-semibold">The view each dataset ran under</h2>

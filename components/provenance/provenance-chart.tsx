@@ -9,8 +9,8 @@ export interface ProvenanceChartProps {
   days: Array<{ day: string; class: string; outputTokens: string }>;
 }
 
-export const CLASS_COLOURS: Record<string, string> = { trusted: "#059669", unverified: "#64748b", suspect: "#d97706", excluded: "#dc2626" };
-const CLASSES = ["trusted", "unverified", "suspect", "excluded"] as const;
+export const CLASS_COLOURS: Record<string, string> = { trusted: "#059669", unverified: "#64748b", suspect: "#d97706", excluded: "#dc2626", awaiting: "#a5b4fc" };
+const CLASSES = ["trusted", "unverified", "suspect", "excluded", "awaiting"] as const;
 
 export function ProvenanceChart({ days }: ProvenanceChartProps) {
   const byDay = new Map<string, Record<string, number | string>>();

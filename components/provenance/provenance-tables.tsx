@@ -11,10 +11,13 @@ const BADGE: Record<string, string> = {
   unverified: "bg-slate-100 text-slate-800",
   suspect: "bg-amber-100 text-amber-900",
   excluded: "bg-red-100 text-red-900",
+  awaiting: "bg-indigo-50 text-indigo-900",
 };
+/** How a class reads where its value alone would not say it (an id-only record not yet looked up). */
+const LABEL: Record<string, string> = { awaiting: "awaiting lookup" };
 
 function ClassBadge({ cls }: { cls: string }) {
-  return <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${BADGE[cls] ?? ""}`}>{cls}</span>;
+  return <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${BADGE[cls] ?? ""}`}>{LABEL[cls] ?? cls}</span>;
 }
 
 /** Per class (with its export links and when it was last computed), per provider and per day. */

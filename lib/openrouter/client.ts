@@ -12,6 +12,7 @@ import {
   type ModelsResponse,
 } from "./schemas";
 import { chatCompletionSchema, type ChatCompletion, type ChatRequest } from "./chat-schemas";
+import { GENERATION_ID, generationResponseSchema, type GenerationResponse } from "./generation-schema";
 
 // The OpenRouter HTTP client: every response validated with zod, a timeout per attempt, and
 // retries with jittered exponential backoff (lib/backoff.ts, capped at maxRetryAfterMs) on
@@ -48,6 +49,11 @@ export interface OpenRouterClient {
   credits(): Promise<Fetched<CreditsResponse>>;
   /** POST /chat/completions. `maxAttempts: 1` leaves retrying to the caller (the probe runner paces its own). */
   chat(request: ChatRequest, options?: { maxAttempts?: number }): Promise<Fetched<ChatCompletion>>;
+  /**
+   * GET /generation?id=: who served one completion, its tokens and cost. A malformed id throws at
+   * once (naming `id`). `maxAttempts: 1` leaves 404s and 429s to the caller (the lookup job paces its own).
+   */
+  generation(id: string, options?: { maxAttempts?: number }): Promise<Fetched<GenerationResponse>>;
   readonly hasKey: boolean;
 }
 
@@ -78,6 +84,10 @@ export function createOpenRouterClient(options: OpenRouterClientOptions): OpenRo
     credits: () => request("/credits", creditsResponseSchema),
     chat: (body, opts) =>
       request("/chat/completions", chatCompletionSchema, { method: "POST", body, attempts: opts?.maxAttempts }),
+    generation: (id, opts) => {
+      if (!GENERATION_ID.test(id)) throw new Error(`id: "${id.slice(0, 80)}" is not an OpenRouter generation id (gen- then letters, digits, _ or -)`);
+      return request(`/generation?id=${encodeURIComponent(id)}`, generationResponseSchema, { attempts: opts?.maxAttempts });
+    },
   };
 }
 

@@ -2,7 +2,8 @@
 // the endpoint that served it at the time it was generated. Pure: the facts are gathered elsewhere
 // (lib/provenance/facts.ts); this file only decides, so it can be tested with hand-written facts.
 
-export const PROVENANCE_CLASSES = ["trusted", "unverified", "suspect", "excluded"] as const;
+/** `awaiting`: the record kept only its generation id and OpenRouter's /generation has not answered yet ("not yet looked up"). */
+export const PROVENANCE_CLASSES = ["trusted", "unverified", "suspect", "excluded", "awaiting"] as const;
 export type ProvenanceClass = (typeof PROVENANCE_CLASSES)[number];
 
 /** How long a pipeline may keep an allow-list it fetched before refetching it (minutes), unless set. */
@@ -54,6 +55,8 @@ export interface GenerationFacts {
   /** The endpoints of the record's provider (and tag, when it named one) for the model, each with its facts. */
   candidates: CandidateFacts[];
   graceMinutes: number;
+  /** The lookup of a record imported without its provider (lib/provenance/lookup.ts); absent when it had one. */
+  lookup?: { state: string; attempts: number; error: string | null } | null;
 }
 
 export interface Judgement {
@@ -69,7 +72,7 @@ export interface Judgement {
   quantization: string | null;
 }
 
-const RANK: Record<ProvenanceClass, number> = { trusted: 0, unverified: 1, suspect: 2, excluded: 3 };
+const RANK: Record<ProvenanceClass, number> = { trusted: 0, unverified: 1, awaiting: 1, suspect: 2, excluded: 3 };
 const VERIFIED = new Set(["equivalent", "reference"]);
 
 export function judgeGeneration(f: GenerationFacts): Judgement {
@@ -84,7 +87,16 @@ export function judgeGeneration(f: GenerationFacts): Judgement {
     status: null,
     quantization: null,
   });
-  if (!f.provider) return none("unverified", ["the record names no provider (enrich it from OpenRouter's /generation)"]);
+  if (!f.provider) {
+    const l = f.lookup;
+    if (l?.state === "pending") {
+      const tried = l.attempts === 0 ? "not yet looked up" : `not yet found after ${l.attempts} lookup${l.attempts === 1 ? "" : "s"} (${l.error ?? "no answer yet"}); tried again later`;
+      return none("awaiting", [`the record kept only its generation id: OpenRouter's /generation ${tried}`]);
+    }
+    if (l?.state === "not_found") return none("unverified", [`OpenRouter's /generation never knew this id (${l.attempts} lookups answered 404), so its provider is unknown`]);
+    if (l?.state === "failed") return none("unverified", [`the lookup of its provider failed: ${l.error ?? "unknown error"}`]);
+    return none("unverified", ["the record names no provider (enrich it from OpenRouter's /generation)"]);
+  }
   if (!f.view) return none("unverified", ["no saved view is chosen for this import or dataset, so nothing says what the pipeline was allowed"]);
   if (!f.occurredAt) return none("unverified", ["the record has no time, so what was known then cannot be looked up"]);
   if (f.modelId && !sameModel(f.modelId, f.view.modelId)) {

@@ -6,6 +6,9 @@ import type { Db } from "../db/engines";
 import { PROVENANCE_CLASSES, type ProvenanceClass } from "./judge";
 
 // What the provenance page and export read, aggregated in SQL over the stored judgements: samples,
+/** The provider column of records imported with only their generation id, until the lookup answers. */
+export const NOT_LOOKED_UP = "(not yet looked up)";
+
 // tokens and cost per class, per provider and per UTC day, for one dataset or all of them.
 
 export interface ClassTotals {
@@ -54,11 +57,11 @@ export async function provenanceSummary(db: Db, dataset: string | null, plan: Da
        WHERE true ${filter}
        GROUP BY j.class`,
     db.$queryRaw<Array<{ provider: string; class: ProvenanceClass; samples: number; output_tokens: string }>>`
-      SELECT r.provider, j.class, count(*)::int AS samples, sum(r."outputTokens")::text AS output_tokens
+      SELECT COALESCE(r.provider, ${NOT_LOOKED_UP}) AS provider, j.class, count(*)::int AS samples, sum(r."outputTokens")::text AS output_tokens
         FROM "ProvenanceJudgement" j JOIN "UsageRecord" r ON r.id = j."recordId"
        WHERE true ${filter}
-       GROUP BY r.provider, j.class
-       ORDER BY r.provider, j.class`,
+       GROUP BY 1, j.class
+       ORDER BY 1, j.class`,
     db.$queryRaw<Array<{ day: Date | null; class: ProvenanceClass; samples: number; output_tokens: string }>>`
       SELECT date_trunc('day', r."occurredAt" AT TIME ZONE 'UTC') AS day, j.class, count(*)::int AS samples,
              sum(r."outputTokens")::text AS output_tokens

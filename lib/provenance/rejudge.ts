@@ -18,6 +18,8 @@ export interface RejudgeScope {
   modelId?: string;
   /** Only the records of this dataset ("" for those without one). */
   dataset?: string;
+  /** Only these records (after their lookups answered). */
+  recordIds?: number[];
 }
 
 export interface RejudgeResult {
@@ -33,11 +35,13 @@ const BATCH = 5_000;
 const VIEW_OF = Prisma.sql`COALESCE(i."viewId", c."viewId")`;
 const FROM = Prisma.sql`FROM "UsageRecord" r
   JOIN "UsageImport" i ON i.id = r."importId"
-  LEFT JOIN "ProvenanceViewChoice" c ON c.dataset = COALESCE(r.dataset, '')`;
+  LEFT JOIN "ProvenanceViewChoice" c ON c.dataset = COALESCE(r.dataset, '')
+  LEFT JOIN "GenerationLookup" l ON l."recordId" = r.id`;
 
 function where(scope: RejudgeScope): Prisma.Sql {
   const parts: Prisma.Sql[] = [];
   if (scope.importId !== undefined) parts.push(Prisma.sql`r."importId" = ${scope.importId}`);
+  if (scope.recordIds !== undefined) parts.push(scope.recordIds.length ? Prisma.sql`r.id IN (${Prisma.join(scope.recordIds)})` : Prisma.sql`false`);
   if (scope.dataset !== undefined) parts.push(Prisma.sql`COALESCE(r.dataset, '') = ${scope.dataset}`);
   if (scope.modelId !== undefined) parts.push(Prisma.sql`${VIEW_OF} IN (SELECT id FROM "SavedView" WHERE "modelId" = ${scope.modelId})`);
   return parts.length ? Prisma.sql`AND ${Prisma.join(parts, " AND ")}` : Prisma.empty;
@@ -65,12 +69,13 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
     views.set(s.view_id, { view: { slug: s.slug, name: s.name, modelId: s.model_id }, timeline });
   }
 
-  const byClass: Record<string, number> = { trusted: 0, unverified: 0, suspect: 0, excluded: 0 };
+  const byClass: Record<string, number> = { trusted: 0, unverified: 0, suspect: 0, excluded: 0, awaiting: 0 };
   let judged = 0;
   let last = 0;
   for (;;) {
-    const batch = await db.$queryRaw<Array<{ id: number; provider: string | null; tag: string | null; model_id: string | null; occurred_at: Date | null; view_id: number | null }>>`
-      SELECT r.id, r.provider, r.tag, r."modelId" AS model_id, r."occurredAt" AS occurred_at, ${VIEW_OF} AS view_id
+    const batch = await db.$queryRaw<Array<{ id: number; provider: string | null; tag: string | null; model_id: string | null; occurred_at: Date | null; view_id: number | null; lookup_state: string | null; lookup_attempts: number | null; lookup_error: string | null }>>`
+      SELECT r.id, r.provider, r.tag, r."modelId" AS model_id, r."occurredAt" AS occurred_at, ${VIEW_OF} AS view_id,
+             l.state AS lookup_state, l.attempts AS lookup_attempts, l."lastError" AS lookup_error
         ${FROM}
        WHERE r.id > ${last} ${filter}
        ORDER BY r.id
@@ -84,6 +89,7 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
         v?.timeline ?? null,
         graceMinutes,
       );
+      if (r.lookup_state !== null) facts.lookup = { state: r.lookup_state, attempts: r.lookup_attempts ?? 0, error: r.lookup_error };
       const j = judgeGeneration(facts);
       byClass[j.class]++;
       return row(r.id, r.view_id, j);

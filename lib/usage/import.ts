@@ -15,6 +15,8 @@ export interface ImportResult {
   duplicates: number;
   rejected: number;
   errors: LineError[];
+  /** New records that kept only their generation id: they await a lookup of OpenRouter's /generation. */
+  awaitingLookup: number;
 }
 
 const BATCH = 5_000;
@@ -32,6 +34,7 @@ export async function importUsage(db: Db, filename: string, body: string, option
       data: { filename, lines: parsed.lines, accepted: 0, duplicates: 0, rejected: parsed.errors.length, errors: [], viewId: options.viewId ?? null },
     });
     let accepted = 0;
+    let awaitingLookup = 0;
     for (let i = 0; i < parsed.records.length; i += BATCH) {
       // One statement per batch, the rows passed as one JSON parameter: Prisma's createMany sent
       // them as bound parameters and managed about 700 records/s; this keeps exact decimals (the
@@ -52,13 +55,26 @@ export async function importUsage(db: Db, filename: string, body: string, option
         SELECT x.k, ${created.id}, x.p, x.m, x.d, x.i::bigint, x.o::bigint, x.c::numeric, x.t::timestamptz, x.g
           FROM jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) AS x(k text, p text, m text, d text, i text, o text, c text, t text, g text)
         ON CONFLICT ("dedupeKey") DO NOTHING`;
+      // The id-only records this import added (not those already imported) join the lookup queue.
+      const lookups = parsed.records
+        .slice(i, i + BATCH)
+        .filter((r) => r.lookup)
+        .map((r) => ({ k: r.dedupeKey, g: r.lookup?.generationId, m: r.lookup?.missing ?? [] }));
+      if (lookups.length > 0) {
+        awaitingLookup += await tx.$executeRaw`
+          INSERT INTO "GenerationLookup" ("recordId", "generationId", "missing")
+          SELECT r.id, x.g, ARRAY(SELECT jsonb_array_elements_text(x.m))
+            FROM jsonb_to_recordset(${JSON.stringify(lookups)}::jsonb) AS x(k text, g text, m jsonb)
+            JOIN "UsageRecord" r ON r."dedupeKey" = x.k AND r."importId" = ${created.id}
+          ON CONFLICT ("recordId") DO NOTHING`;
+      }
     }
     const duplicates = parsed.records.length - accepted + parsed.duplicatesInFile;
     await tx.usageImport.update({
       where: { id: created.id },
       data: { accepted, duplicates, errors: errors.map((e) => ({ line: e.line, message: e.message })) },
     });
-    return { importId: created.id, filename, lines: parsed.lines, accepted, duplicates, rejected: parsed.errors.length, errors };
+    return { importId: created.id, filename, lines: parsed.lines, accepted, duplicates, rejected: parsed.errors.length, errors, awaitingLookup };
   }, { timeout: 60_000 });
   // Each new generation gets its provenance class (a re-import adds no record, so judges nothing).
   if (result.accepted > 0) await rejudge(db, { importId: result.importId });

@@ -1,11 +1,15 @@
 import { createHash } from "node:crypto";
 import Decimal from "decimal.js";
 import { z } from "zod";
+import { GENERATION_ID } from "../openrouter/generation-schema";
 import { LARGEST_BODY_BYTES } from "../security/body-limit";
 
-// The pipeline's usage records, one JSON object per line, in either of two shapes:
+// The pipeline's usage records, one JSON object per line, in one of three shapes:
 //  - a chat completion response: {id, provider, model, usage: {prompt_tokens, completion_tokens, cost}}
 //  - a flat record: {provider, input_tokens, output_tokens, cost, dataset?, id?, model?}
+//  - a record that kept only the generation id: {id, dataset?, model?, input_tokens?, output_tokens?,
+//    cost?, occurred_at?}: it awaits a lookup of OpenRouter's /generation (lib/provenance/lookup.ts),
+//    which fills its provider and whatever else it lacks.
 // Each line is validated on its own; a bad line is reported by its number and skipped.
 
 const tokens = z.number().int().nonnegative().max(1e13);
@@ -49,9 +53,26 @@ const flatSchema = z.looseObject({
   occurred_at: when,
 });
 
+export const GENERATION_ID_RULE = "an OpenRouter generation id: gen- then letters, digits, _ or -, up to 200 characters";
+
+const lookupSchema = z.looseObject({
+  id: z.string().trim().regex(GENERATION_ID, `must be ${GENERATION_ID_RULE}`),
+  tag,
+  model: text(200).optional(),
+  dataset,
+  input_tokens: tokens.optional(),
+  output_tokens: tokens.optional(),
+  cost: cost.optional(),
+  occurred_at: when,
+});
+
+/** What an id-only record lacked, to be filled from the looked-up answer. */
+export type MissingField = "model" | "tokens" | "cost" | "time";
+
 export interface ParsedUsage {
   dedupeKey: string;
-  provider: string;
+  /** Null: the record awaits its lookup (see `lookup`). */
+  provider: string | null;
   modelId: string | null;
   dataset: string | null;
   inputTokens: number;
@@ -59,6 +80,8 @@ export interface ParsedUsage {
   costUsd: Decimal;
   occurredAt: Date | null;
   tag: string | null;
+  /** Set for a record that kept only its generation id: the id to look up, and what else it lacked. */
+  lookup?: { generationId: string; missing: MissingField[] };
 }
 
 export interface LineError {
@@ -125,6 +148,31 @@ function parseLine(raw: string): ParsedUsage | { error: string } {
       occurredAt: d.created,
       tag: d.tag ?? null,
     });
+  }
+  if (!("provider" in json)) {
+    if (!("id" in json)) return { error: "provider: required (or give the generation id, id, to look the provider up by)" };
+    const r = lookupSchema.safeParse(json);
+    if (!r.success) return { error: describe(r.error) };
+    const d = r.data;
+    const missing: MissingField[] = [];
+    if (d.model === undefined) missing.push("model");
+    if (d.input_tokens === undefined || d.output_tokens === undefined) missing.push("tokens");
+    if (d.cost === undefined) missing.push("cost");
+    if (d.occurred_at === null) missing.push("time");
+    return {
+      ...normalised({
+        id: d.id,
+        provider: null,
+        modelId: d.model ?? null,
+        dataset: d.dataset ?? null,
+        inputTokens: d.input_tokens ?? 0,
+        outputTokens: d.output_tokens ?? 0,
+        costUsd: d.cost ?? new Decimal(0),
+        occurredAt: d.occurred_at,
+        tag: d.tag ?? null,
+      }),
+      lookup: { generationId: d.id, missing },
+    };
   }
   const r = flatSchema.safeParse(json);
   if (!r.success) return { error: describe(r.error) };

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { poll, replicaControl, screenshot } from "./helpers";
+import { REPLICA_URL, poll, replicaControl, screenshot } from "./helpers";
 
 // Issue 21 in the browser: a pipeline's file imported under a saved view that excludes DeepInfra
 // by hand, with a call served by a provider that is no endpoint of the model (a leak); the page
@@ -67,6 +67,53 @@ test.describe("provenance", () => {
     expect(await again.json()).toMatchObject({ accepted: 0, duplicates: 4 });
     await page.reload();
     await expect(page.getByTestId("samples-excluded")).toHaveText("2");
+  });
+
+  test("records that kept only their generation ids await lookup, then the running job looks them up", async ({ page, request }) => {
+    await replicaControl(request, "reset");
+    await poll(request);
+    const view = await request.post("/api/views", { data: { name: "Id-only pipeline", modelId: "moonshotai/kimi-k2.5", query: "xp=deepinfra" } });
+    const { slug } = (await view.json()) as { slug: string };
+    // The pipeline's calls, straight to the replica (as it would call OpenRouter); it kept only the ids.
+    // Every id answers 404 on its first lookup, as OpenRouter lags behind its completions.
+    expect((await request.post(`${REPLICA_URL}/__replica/generation-lag`, { data: { lookups: 1 } })).ok()).toBe(true);
+    const served: Array<{ id: string; provider: string }> = [];
+    for (let i = 0; i < 4; i++) {
+      const chat = await request.post(`${REPLICA_URL}/api/v1/chat/completions`, {
+        headers: { authorization: "Bearer e2e-pipeline" },
+        data: { model: "moonshotai/kimi-k2.5", messages: [{ role: "user", content: `Id-only sample ${i}` }], max_tokens: 8, provider: { only: ["chutes"] } },
+      });
+      expect(chat.ok()).toBe(true);
+      const c = (await chat.json()) as { id: string; provider: string };
+      served.push({ id: c.id, provider: c.provider });
+    }
+    const lines = served.map((s) => JSON.stringify({ id: s.id, dataset: "IDS-E2E" }));
+    lines.push(JSON.stringify({ id: "not a generation id", dataset: "IDS-E2E" }));
+    const imported = await request.post(`/api/usage?view=${slug}&filename=ids.jsonl`, { data: lines.join("\n"), headers: { "content-type": "text/plain" } });
+    const result = (await imported.json()) as { accepted: number; awaitingLookup: number; errors: Array<{ line: number; message: string }> };
+    expect(result).toMatchObject({ accepted: 4, awaitingLookup: 4 });
+    expect(result.errors).toEqual([{ line: 5, message: expect.stringMatching(/^id: must be an OpenRouter generation id/) }]);
+
+    // The job answers them in the background (the first lookup of each meets a 404, the next finds it).
+    // Until found they count apart, as awaiting lookup. Each id's first lookup answers 404 and the
+    // job asks again no sooner than 30 s later, so the page shows them all awaiting meanwhile.
+    await page.goto("/provenance?dataset=IDS-E2E");
+    await expect(page.getByTestId("lookup-progress")).toBeVisible();
+    await expect(page.getByTestId("samples-awaiting")).toHaveText("4");
+    await expect(page.getByTestId("lookup-found")).toHaveText("0");
+    await expect(page.getByRole("table", { name: "Generations per provider" }).getByRole("row", { name: /\(not yet looked up\)/ })).toBeVisible();
+    await screenshot(page, "provenance-awaiting");
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByTestId("lookup-found")).toHaveText("4", { timeout: 1_000 });
+    }).toPass({ timeout: 90_000 });
+    await expect(page.getByTestId("lookup-pending")).toHaveText("0");
+    await expect(page.getByTestId("samples-awaiting")).toHaveText("0");
+    await expect(page.getByTestId("samples-unverified")).toHaveText("4"); // Chutes: included, never probed here
+    await expect(page.getByRole("table", { name: "Generations per provider" }).getByRole("row", { name: /Chutes/ })).toBeVisible();
+    await screenshot(page, "provenance-lookups");
+    const one = await request.get(`/api/provenance?id=${served[0].id}`);
+    expect(await one.json()).toMatchObject({ id: served[0].id, class: "unverified", provider: "Chutes" });
   });
 
   test("bad input gets a 400 naming the field", async ({ request }) => {

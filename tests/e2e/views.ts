@@ -33,6 +33,7 @@ export const BUILT_VIEWS: BuiltView[] = [
   { model: KIMI, query: `${FOUR_BIT}&xp=fireworks&upmin=97&hr=7d`, builtBy: ["history"], routing: 200 },
   { model: KIMI, query: "budget=250", builtBy: ["budget"], routing: 200 },
   { model: KIMI, query: "xprobe=true", builtBy: ["probe"], routing: 200 },
+  { model: KIMI, query: "xp=deepinfra", builtBy: ["provenance (the pipelines' saved views)"], routing: 200 },
   { model: KIMI, query: "cols=tag,quantization,inputPricePerM,outputPricePerM,uptime30m,latencyP50Ms", builtBy: ["accessibility"], routing: 200 },
   { model: KIMI, query: "cols=tag,quantization,inputPricePerM,outputPricePerM,cacheReadPricePerM,status,uptime5m,uptime30m,uptime1d,latencyP50Ms,throughputP50,contextLength,maxCompletionTokens", builtBy: ["fit"], routing: 200 },
   { model: KIMI, query: "sort=inputPricePerM.asc", builtBy: ["comparison (column sort)"], routing: 200 },

@@ -31,6 +31,15 @@ const facts = (f: Partial<GenerationFacts> = {}): GenerationFacts => ({
 });
 
 describe("judgeGeneration", () => {
+  it("awaiting lookup: no provider and a lookup not answered yet; unverified once the lookup gave up", () => {
+    const j = judgeGeneration(facts({ provider: null, lookup: { state: "pending", attempts: 0, error: null } }));
+    expect([j.class, j.reasons]).toEqual(["awaiting", ["the record kept only its generation id: OpenRouter's /generation not yet looked up"]]);
+    const again = judgeGeneration(facts({ provider: null, lookup: { state: "pending", attempts: 2, error: "HTTP 404" } }));
+    expect([again.class, again.reasons]).toEqual(["awaiting", ["the record kept only its generation id: OpenRouter's /generation not yet found after 2 lookups (HTTP 404); tried again later"]]);
+    const gaveUp = judgeGeneration(facts({ provider: null, lookup: { state: "not_found", attempts: 6, error: "HTTP 404" } }));
+    expect([gaveUp.class, gaveUp.reasons]).toEqual(["unverified", ["OpenRouter's /generation never knew this id (6 lookups answered 404), so its provider is unknown"]]);
+  });
+
   it("trusted: included, verified equivalent before, not contradicted after", () => {
     const j = judgeGeneration(facts({ candidates: [candidate({ verdictAfter: { verdict: "equivalent", at: "2026-12-02T00:00:00.000Z", runId: 3 } })] }));
     expect(j.class).toBe("trusted");

@@ -34,6 +34,28 @@ describe("parseUsageJsonl", () => {
   });
 });
 
+describe("parseUsageJsonl: records that kept only their generation id", () => {
+  it("accepts an id alone, says what it lacks, and names the field of a bad one", () => {
+    const parsed = parseUsageJsonl(
+      [
+        '{"id":"gen-1764600001-abc","dataset":"B5"}',
+        '{"id":"gen-1764600002-def","dataset":"B5","input_tokens":3,"output_tokens":4,"cost":"0.0001","occurred_at":"2026-12-01T10:00:00Z","model":"moonshotai/kimi-k2.5"}',
+        '{"id":"chatcmpl-1","dataset":"B5"}',
+        '{"dataset":"B5"}',
+      ].join("\n"),
+    );
+    expect(parsed.records.map((r) => [r.dedupeKey, r.provider, r.lookup])).toEqual([
+      ["id:gen-1764600001-abc", null, { generationId: "gen-1764600001-abc", missing: ["model", "tokens", "cost", "time"] }],
+      ["id:gen-1764600002-def", null, { generationId: "gen-1764600002-def", missing: [] }],
+    ]);
+    expect(parsed.records[1].costUsd.equals(new Decimal("0.0001"))).toBe(true);
+    expect(parsed.errors).toEqual([
+      { line: 3, message: "id: must be an OpenRouter generation id: gen- then letters, digits, _ or -, up to 200 characters" },
+      { line: 4, message: "provider: required (or give the generation id, id, to look the provider up by)" },
+    ]);
+  });
+});
+
 describe("spend projection", () => {
   const from = new Date("2026-11-30T12:00:00Z");
   it("runs out after remaining ÷ burn rate hours", () => {

@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { guarded, jsonError, readBodyCapped, zodMessage } from "@/lib/http";
 import { viewIdBySlug } from "@/lib/provenance/choices";
 import { SLUG } from "@/lib/saved-views";
+import { wakeGenerationLookup } from "@/lib/jobs/generation-lookup";
 import { importUsage } from "@/lib/usage/import";
 import { MAX_IMPORT_BYTES } from "@/lib/usage/parse";
 
@@ -55,5 +56,6 @@ export const POST = guarded(async (request: Request) => {
   if (!body.success) return jsonError(400, `body: ${zodMessage(body.error)}`);
 
   const result = await importUsage(await getDb(), filename, body.data, { viewId });
+  if (result.awaitingLookup > 0) wakeGenerationLookup();
   return NextResponse.json(result);
 });
