@@ -155,10 +155,13 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
     // A paid answer is never dropped because the database was slow to take it (a loaded machine,
     // a pool waiting for a connection): the write is retried, and only a database that refuses
     // it for about a minute stops the run (storeOrStop).
+    // Idempotent: a try whose commit reached the database though its answer was lost (the
+    // connection cut at that moment) must not add the cost twice when it is tried again, so the
+    // run's sums move only with the request's first change to `done`.
     await storeOrStop(() =>
-      db.$transaction([
-        db.probeRequest.update({
-          where: { id: request.id },
+      db.$transaction(async (tx) => {
+        const changed = await tx.probeRequest.updateMany({
+          where: { id: request.id, status: { not: "done" } },
           data: {
             status: "done",
             attempts,
@@ -176,12 +179,13 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
             finishReason: record.finishReason,
             answeredAt: new Date(),
           },
-        }),
+        });
+        if (changed.count === 0) return;
         // An answer without a cost counts at its worst case, so the cap still holds.
-        cost
-          ? db.$executeRaw`UPDATE "ProbeRun" SET "costUsd" = "costUsd" + ${cost.toString()}::numeric WHERE id = ${runId}`
-          : db.$executeRaw`UPDATE "ProbeRun" SET "uncertainUsd" = "uncertainUsd" + ${request.worstCaseUsd.toString()}::numeric WHERE id = ${runId}`,
-      ]),
+        await (cost
+          ? tx.$executeRaw`UPDATE "ProbeRun" SET "costUsd" = "costUsd" + ${cost.toString()}::numeric WHERE id = ${runId}`
+          : tx.$executeRaw`UPDATE "ProbeRun" SET "uncertainUsd" = "uncertainUsd" + ${request.worstCaseUsd.toString()}::numeric WHERE id = ${runId}`);
+      }),
     );
     spent = spent.plus(cost ?? request.worstCaseUsd);
     stored++;
@@ -202,19 +206,21 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
       // A 429 pauses the whole provider, not only this request.
       if (error.status === 429) pausedUntil.set(provider, Math.max(pausedUntil.get(provider) ?? 0, notBefore));
     }
+    // Idempotent like the answer's write: the worst case is added once per attempt.
     await storeOrStop(() =>
-      db.$transaction([
-        db.probeRequest.update({
-          where: { id: request.id },
+      db.$transaction(async (tx) => {
+        const changed = await tx.probeRequest.updateMany({
+          where: { id: request.id, attempts: { lt: attempts } },
           data: {
             attempts,
             error: error.message.slice(0, 500),
             status: final ? "error" : "pending",
             notBefore: notBefore ? new Date(notBefore) : null,
           },
-        }),
-        ...(uncertain ? [db.$executeRaw`UPDATE "ProbeRun" SET "uncertainUsd" = "uncertainUsd" + ${request.worstCaseUsd.toString()}::numeric WHERE id = ${runId}`] : []),
-      ]),
+        });
+        if (changed.count === 0 || !uncertain) return;
+        await tx.$executeRaw`UPDATE "ProbeRun" SET "uncertainUsd" = "uncertainUsd" + ${request.worstCaseUsd.toString()}::numeric WHERE id = ${runId}`;
+      }),
     );
     if (uncertain) spent = spent.plus(request.worstCaseUsd);
     if (final) {
