@@ -77,7 +77,7 @@ test.describe("without BASIC_AUTH but with ALLOW_KEY_CHANGES_WITHOUT_AUTH=true",
   test("the key actions go through and are recorded as unauthenticated", async ({ page }) => {
     const keys = await spendPage(page, server);
     await expect(keys.getByRole("note", { name: "Key changes are off" })).toHaveCount(0);
-    await keys.getByRole("button", { name: "Use “Batch pipeline” for the pipeline" }).click();
+    await keys.getByRole("button", { name: "Use for pipeline: “Batch pipeline”" }).click();
     const panel = keys.getByRole("group", { name: "Pipeline key", exact: true });
     await expect(panel).toContainText("Batch pipeline");
     await panel.getByRole("button", { name: "Emergency stop" }).click();
