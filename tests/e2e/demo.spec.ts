@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
@@ -53,6 +53,18 @@ async function startDemo(dataDir: string): Promise<Demo> {
     stop: async () => {
       if (child.exitCode === null && child.pid) process.kill(-child.pid, "SIGTERM");
       await exited;
+      // The server the demo started may still be closing the folder: the next start waits until it
+      // has let go of its lock (lib/db/embedded-lock.ts: the lock folder is removed on exit, or
+      // goes stale after 10 s when a process dies without removing it).
+      const lock = path.join(dataDir, "routeboard.lock");
+      const released = () => {
+        try {
+          return Date.now() - statSync(lock).mtimeMs > 10_000;
+        } catch {
+          return true; // no lock folder: released
+        }
+      };
+      await until("the demo's server to let go of the folder", released, 60_000);
     },
   };
 }
