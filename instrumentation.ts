@@ -4,7 +4,7 @@
 // and the database is opened on the first request or scheduled poll after it is back.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { getOpenedDb } = await import("./lib/db/client");
+  const { getOpenedDb } = await import("./lib/database");
   try {
     const opened = await getOpenedDb();
     console.log(`[routeboard] database ready (${opened.engine})`);

@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { FEED_TOKEN_PARAM, feedPathSlug, feedTokenOpens } from "@/lib/alerts/feed-token";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { env } from "@/lib/env";
 import { BODY_TOO_LARGE_MESSAGE, bodyOverLimit } from "@/lib/security/body-limit";
 import { BROKEN_LINK_MESSAGE, brokenLinkPage } from "@/lib/security/broken-link-page";

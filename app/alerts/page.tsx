@@ -5,7 +5,7 @@ import { DemoBanner } from "@/components/layout/demo-banner";
 import { listChannels } from "@/lib/alerts/channels/store";
 import { getBudgetAlert } from "@/lib/alerts/detect-budget";
 import { listWatchedViews } from "@/lib/alerts/watched";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { env } from "@/lib/env";
 import { showsDemoData } from "@/lib/queries/demo";
 

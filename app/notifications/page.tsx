@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { NotificationList } from "@/components/alerts/notification-list";
 import { DemoBanner } from "@/components/layout/demo-banner";
 import { listNotifications } from "@/lib/alerts/notifications";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { showsDemoData } from "@/lib/queries/demo";
 
 export const dynamic = "force-dynamic";

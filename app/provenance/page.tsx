@@ -5,7 +5,7 @@ import { DatasetViewForm } from "@/components/provenance/dataset-view-form";
 import { ProvenanceTables } from "@/components/provenance/provenance-tables";
 import { ProvenanceChart } from "@/components/provenance/provenance-chart";
 import { LookupProgressPanel } from "@/components/provenance/lookup-progress";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { env } from "@/lib/env";
 import { formatUtc } from "@/lib/format";
 import { listDatasetViews } from "@/lib/provenance/choices";

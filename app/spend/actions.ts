@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { readBudgetAmount } from "@/lib/budget/amount";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { clearMemo } from "@/lib/queries/memo";
 import { saveBudget } from "@/lib/spend/budget";
 

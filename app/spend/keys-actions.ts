@@ -3,7 +3,7 @@
 import { headers } from "next/headers";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { actorFromHeaders } from "@/lib/keys/actor";
 import { ChangeNotInPlaceError, createPipelineKey, KeyNotReadError, setKeyDisabled, setKeyLimit } from "@/lib/keys/operations";
 import { choosePipelineKey, describeLimit, describeLimitAndReset } from "@/lib/keys/records";

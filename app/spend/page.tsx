@@ -7,7 +7,7 @@ import { LazySpendChart } from "@/components/spend/lazy-spend-chart";
 import { UsageByDatasetTable, UsageByProviderTable } from "@/components/usage/usage-tables";
 import { UsageUploadForm } from "@/components/usage/upload-form";
 import { formatUsd } from "@/lib/budget/cost";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { formatUtc } from "@/lib/format";
 import { spendPageData, type SpendPageData } from "@/lib/queries/spend-page";
 import { DemoBanner } from "@/components/layout/demo-banner";

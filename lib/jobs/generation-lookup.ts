@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "../db/client";
+import { getDb } from "../database";
 import { env } from "../env";
 import { openRouter } from "../openrouter/configured";
 import { lookupRound } from "../provenance/lookup";

@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "../db/client";
+import { getDb } from "../database";
 import { openRouter } from "../openrouter/configured";
 import { claimRun, processRun } from "../probe/runner";
 import { clearMemo } from "../queries/memo";

@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "../db/client";
+import { getDb } from "../database";
 import { loadDashboard, type Dashboard } from "./dashboard";
 import { memo, READ_REUSE_MS } from "./memo";
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "../db/client";
+import { getDb } from "../database";
 import type { ChangeQuery } from "../history/change-log";
 import { listChanges } from "../history/change-log";
 import type { Bucket, Metric, Range } from "../history/buckets";

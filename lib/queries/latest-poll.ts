@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "../db/client";
+import { getDb } from "../database";
 import { snapshotVersion, type SnapshotIdentity } from "../snapshot-version";
 import { watchedModelsForView } from "./cached";
 import { memo, READ_REUSE_MS } from "./memo";

@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "../db/client";
+import { getDb } from "../database";
 import { currentBudget, DEFAULT_BUDGET_USD } from "../spend/budget";
 import { memo, READ_REUSE_MS } from "./memo";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { unreadCount } from "../alerts/notifications";
-import { getDb } from "../db/client";
+import { getDb } from "../database";
 import { memo, READ_REUSE_MS } from "./memo";
 
 /** The header's unread count: one count query, shared by the viewers of the moment; null when the database cannot answer. */

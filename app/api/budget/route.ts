@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded } from "@/lib/http";
 import { budgetGuard } from "@/lib/keys/budget-guard";
 import { managementClient } from "@/lib/openrouter/management-configured";

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { getOpenedDb } from "@/lib/db/client";
+import { getOpenedDb } from "@/lib/database";
 import { healthReport } from "@/lib/queries/health";
 import { schedulerFacts } from "@/lib/jobs/poll";
 

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, jsonError, readJson } from "@/lib/http";
 import { openRouter } from "@/lib/openrouter/configured";
 import { watchedModelsForView } from "@/lib/queries/cached";

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { listNotifications, notificationsQuery } from "@/lib/alerts/notifications";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, readQuery } from "@/lib/http";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, jsonError, readQuery } from "@/lib/http";
 import { EXPORT_FORMATS, exportStream, judgementOf } from "@/lib/provenance/export";
 import { PROVENANCE_CLASSES } from "@/lib/provenance/judge";

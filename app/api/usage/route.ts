@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, jsonError, readBodyCapped, zodMessage } from "@/lib/http";
 import { viewIdBySlug } from "@/lib/provenance/choices";
 import { SLUG } from "@/lib/saved-views";

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, jsonError, readJson, zodMessage } from "@/lib/http";
 import { findWatchedModel } from "@/lib/queries/models";
 import { env } from "@/lib/env";

@@ -1,5 +1,5 @@
 import { notFound, redirect } from "next/navigation";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { getView } from "@/lib/saved-views";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { budgetAlertInput, getBudgetAlert, putBudgetAlert } from "@/lib/alerts/detect-budget";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, readJson } from "@/lib/http";
 
 export const dynamic = "force-dynamic";

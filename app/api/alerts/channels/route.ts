@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { ChannelInputError, createChannel, listChannels, newChannelInput } from "@/lib/alerts/channels/store";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { env } from "@/lib/env";
 import { guarded, jsonError, readJson } from "@/lib/http";
 

@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { listDeliveries, MAX_HISTORY } from "@/lib/alerts/deliveries";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, readQuery } from "@/lib/http";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, jsonError, readBodyCapped, readQuery } from "@/lib/http";
 import { listPromptSets, uploadPromptSet } from "@/lib/probe/prompt-sets";
 

@@ -1,6 +1,6 @@
 import { viewFeed } from "@/lib/alerts/feed";
 import { FEED_TOKEN_PARAM, feedTokenOpens } from "@/lib/alerts/feed-token";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, jsonError, requestOrigin } from "@/lib/http";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { channelChange, channelIdParams, ChannelInputError, deleteChannel, updateChannel } from "@/lib/alerts/channels/store";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { env } from "@/lib/env";
 import { guarded, jsonError, readJson, readParams } from "@/lib/http";
 

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, jsonError, modelIdFromParams } from "@/lib/http";
 import { removeWatchedModel } from "@/lib/watched-models";
 

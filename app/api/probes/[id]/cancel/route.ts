@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, jsonError, readParams } from "@/lib/http";
 import { probeIdParams } from "@/lib/probe/params";
 import { cancelRun } from "@/lib/probe/runs";

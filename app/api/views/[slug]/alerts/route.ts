@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { getViewAlert, putViewAlert, viewAlertInput } from "@/lib/alerts/view-settings";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, jsonError, readJson } from "@/lib/http";
 
 export const dynamic = "force-dynamic";

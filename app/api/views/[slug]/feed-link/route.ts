@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { FEED_TOKEN_PARAM, feedLinkState, makeFeedToken, revokeFeedToken } from "@/lib/alerts/feed-token";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, jsonError, requestOrigin } from "@/lib/http";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, jsonError } from "@/lib/http";
 import { comparisonForView } from "@/lib/queries/cached";
 import { routingResponse } from "@/lib/routing-response";

@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { channelIdParams, findChannel } from "@/lib/alerts/channels/store";
 import { wakeAlertSender } from "@/lib/jobs/alert-sender";
 import { writeTestEvent } from "@/lib/alerts/test-event";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, jsonError, readParams } from "@/lib/http";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, jsonError, modelParamsSchema, readJson, readParams, readQuery } from "@/lib/http";
 import { wakeProbeWorker } from "@/lib/jobs/probe-worker";
 import { createProbeRun, listRuns, probeInputSchema } from "@/lib/probe/runs";

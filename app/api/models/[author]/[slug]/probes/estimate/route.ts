@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, jsonError, modelParamsSchema, readJson, readParams } from "@/lib/http";
 import { estimateProbe, probeInputSchema } from "@/lib/probe/runs";
 

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, jsonError, modelParamsSchema, readJson, readParams } from "@/lib/http";
 import { getSchedule, saveSchedule, scheduleInputSchema } from "@/lib/probe/schedule";
 import { findWatchedModel } from "@/lib/queries/models";

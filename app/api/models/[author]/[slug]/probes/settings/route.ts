@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/database";
 import { guarded, jsonError, modelParamsSchema, readJson, readParams } from "@/lib/http";
 import { probeSettingsInputSchema, readProbeSettings, resetProbeSettings, saveProbeSettings } from "@/lib/probe/model-settings";
 import { findWatchedModel } from "@/lib/queries/models";

@@ -1,7 +1,7 @@
 import "server-only";
-import { env, watchedModelSeed } from "../env";
-import { seedWatchedModels } from "../watched-models";
-import { openDatabase, type Db, type OpenedDb } from "./engines";
+import { env, watchedModelSeed } from "./env";
+import { seedWatchedModels } from "./watched-models";
+import { openDatabase, type Db, type OpenedDb } from "./db/engines";
 
 // One database per process (kept on globalThis so dev hot reloads reuse it).
 const holder = globalThis as unknown as { __routeboardDb?: Promise<OpenedDb> };
