@@ -5,10 +5,8 @@
 // each file's records). Then a full re-judgement, the page's summary and a streamed export. Runs
 // on the embedded engine and, when DATABASE_URL or TEST_DATABASE_URL is set, on that server (a
 // scratch database, dropped after). Writes bench/provenance.md.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { openDatabase, type OpenedDb } from "../lib/db/engines";
+import type { OpenedDb } from "../lib/db/engines";
+import { benchOnEngines } from "./bench-engines";
 import { createOpenRouterClient } from "../lib/openrouter/client";
 import { runPollCycle } from "../lib/poller/cycle";
 import { chooseDatasetView } from "../lib/provenance/choices";
@@ -20,13 +18,11 @@ import { importUsage } from "../lib/usage/import";
 import { DEFAULT_PLAN } from "../lib/view-state/budget";
 import { seedWatchedModels } from "../lib/watched-models";
 import { startReplica } from "../replica/server";
-import { openScratchServerDb } from "../tests/helpers/db";
 
 const KIMI = "moonshotai/kimi-k2.5";
 const RECORDS = Number(process.env.BENCH_PROVENANCE_RECORDS ?? 200_000);
 const FILE_LINES = 40_000;
 const PROVIDERS = ["Chutes", "Parasail", "DeepInfra", "Novita", "Leaky Labs"];
-const serverUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || "";
 
 interface Result {
   engine: string;
@@ -130,32 +126,7 @@ function report(results: Result[]): string {
 }
 
 async function main() {
-  const results: Result[] = [];
-  const dir = mkdtempSync(path.join(os.tmpdir(), "routeboard-bench-prov-"));
-  try {
-    const embedded = await openDatabase({ embeddedDir: dir });
-    try {
-      results.push(await runOn("embedded (PGlite)", embedded));
-    } finally {
-      await embedded.close();
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-  if (serverUrl) {
-    const server = await openScratchServerDb(serverUrl);
-    try {
-      results.push(await runOn("PostgreSQL server", server));
-    } finally {
-      await server.close();
-    }
-  } else {
-    console.log("[bench:provenance] DATABASE_URL / TEST_DATABASE_URL not set: the PostgreSQL server is skipped.");
-  }
-  const markdown = report(results);
-  console.log("\n" + markdown);
-  writeFileSync("bench/provenance.md", markdown + "\n");
-  console.log("\nwritten to bench/provenance.md");
+  await benchOnEngines<Result>({ name: "bench:provenance", runOn, report, output: "bench/provenance.md" });
 }
 
 main().catch((err) => {

@@ -4,10 +4,9 @@
 // engine (PGlite in a temporary folder) and, when DATABASE_URL or TEST_DATABASE_URL is set, on
 // that PostgreSQL server in a scratch database created and dropped here. Not part of `npm test`.
 // Writes bench/results.md.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
-import { openDatabase, type OpenedDb } from "../lib/db/engines";
+import type { OpenedDb } from "../lib/db/engines";
+import { benchOnEngines } from "./bench-engines";
 import { listChanges } from "../lib/history/change-log";
 import { RANGES, type Metric } from "../lib/history/buckets";
 import { rollupHistory } from "../lib/history/rollup";
@@ -15,7 +14,6 @@ import { modelSeries } from "../lib/history/series";
 import { endpointsResponseSchema } from "../lib/openrouter/schemas";
 import { normaliseEndpoints, type NormalisedSnapshot } from "../lib/poller/normalise";
 import { writeSnapshot } from "../lib/poller/store";
-import { openScratchServerDb } from "../tests/helpers/db";
 import { latestProviders } from "../lib/queries/providers";
 
 const MODEL = "synthetic/bench-model";
@@ -27,7 +25,6 @@ const PAGE_CALLS = 20;
 const WRITE_CALLS = 10;
 
 // Bench configuration comes from the command line's environment, like any CLI tool's.
-const serverUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || "";
 
 function syntheticResponse(poll: number) {
   const providers = Array.from({ length: ENDPOINTS }, (_, i) => ({
@@ -259,32 +256,7 @@ function report(results: EngineResult[]): string {
 }
 
 async function main() {
-  const results: EngineResult[] = [];
-  const dir = mkdtempSync(path.join(os.tmpdir(), "routeboard-bench-"));
-  try {
-    const embedded = await openDatabase({ embeddedDir: dir });
-    try {
-      results.push(await runOn("embedded (PGlite)", embedded));
-    } finally {
-      await embedded.close();
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-  if (serverUrl) {
-    const server = await openScratchServerDb(serverUrl);
-    try {
-      results.push(await runOn("PostgreSQL server", server));
-    } finally {
-      await server.close();
-    }
-  } else {
-    console.log("[bench] DATABASE_URL / TEST_DATABASE_URL not set: the PostgreSQL server is skipped.");
-  }
-  const markdown = report(results);
-  console.log("\n" + markdown);
-  writeFileSync("bench/results.md", markdown + "\n");
-  console.log("\nwritten to bench/results.md");
+  await benchOnEngines<EngineResult>({ name: "bench", runOn, report, output: "bench/results.md" });
 }
 
 main().catch((err) => {

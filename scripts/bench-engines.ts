@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openDatabase, type OpenedDb } from "../lib/db/engines";
+import { openScratchServerDb } from "../tests/helpers/db";
+
+// What every database benchmark does around its own measurement: run it on a fresh embedded
+// folder, then on a scratch database of the PostgreSQL server when one is named (DATABASE_URL or
+// TEST_DATABASE_URL), print the report and write it under bench/.
+
+export const benchServerUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || "";
+
+export async function benchOnEngines<R>(options: {
+  name: string;
+  runOn: (engine: string, opened: OpenedDb) => Promise<R>;
+  report: (results: R[]) => string;
+  /** Where the report goes, e.g. "bench/results.md". */
+  output: string;
+}): Promise<void> {
+  const results: R[] = [];
+  const dir = mkdtempSync(path.join(os.tmpdir(), `routeboard-${options.name}-`));
+  try {
+    const embedded = await openDatabase({ embeddedDir: dir });
+    try {
+      results.push(await options.runOn("embedded (PGlite)", embedded));
+    } finally {
+      await embedded.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (benchServerUrl) {
+    const server = await openScratchServerDb(benchServerUrl);
+    try {
+      results.push(await options.runOn("PostgreSQL server", server));
+    } finally {
+      await server.close();
+    }
+  } else {
+    console.log(`[${options.name}] DATABASE_URL / TEST_DATABASE_URL not set: the PostgreSQL server is skipped.`);
+  }
+  const markdown = options.report(results);
+  console.log("\n" + markdown);
+  writeFileSync(options.output, markdown + "\n");
+  console.log(`\nwritten to ${options.output}`);
+}
