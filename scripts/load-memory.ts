@@ -61,26 +61,40 @@ export class MemorySampler {
   }
 }
 
+/** A run whose load phase lasts at least this long compares its first and last 10 minutes (issue 25's test of growth). */
+export const GROWTH_WINDOW_S = 600;
+
 export interface MemorySummary {
   peakMb: number;
   /** The first sample of the load phase: after the warm-up, before the viewers start. */
   afterWarmUpMb: number | null;
   endMb: number | null;
-  /** Means of the load phase's first and last thirds (flat when within 10% of each other). */
-  firstThirdMeanMb: number | null;
-  lastThirdMeanMb: number | null;
+  /**
+   * Means of the load phase's first and last windows: its first and last 10 minutes when it lasted
+   * 20 minutes or more, else its first and last thirds. Flat when within 10% of each other.
+   */
+  window: "10 min" | "third";
+  firstWindowMeanMb: number | null;
+  lastWindowMeanMb: number | null;
 }
 
 export function summarizeMemory(samples: MemorySample[], peakMb: number): MemorySummary {
-  const load = samples.filter((s) => s.phase === "load");
+  const load = samples.filter((s) => s.phase.startsWith("load"));
   const mean = (xs: MemorySample[]) => (xs.length ? xs.reduce((a, s) => a + s.rssMb, 0) / xs.length : null);
+  const start = load[0]?.atS ?? 0;
+  const end = load.at(-1)?.atS ?? 0;
+  const long = end - start >= 2 * GROWTH_WINDOW_S;
   const third = Math.floor(load.length / 3);
+  const [first, last] = long
+    ? [load.filter((s) => s.atS < start + GROWTH_WINDOW_S), load.filter((s) => s.atS > end - GROWTH_WINDOW_S)]
+    : [load.slice(0, third), third ? load.slice(-third) : []];
   return {
     peakMb: Math.max(peakMb, ...samples.map((s) => s.rssMb)),
     afterWarmUpMb: load[0]?.rssMb ?? null,
     endMb: samples.at(-1)?.rssMb ?? null,
-    firstThirdMeanMb: third ? mean(load.slice(0, third)) : null,
-    lastThirdMeanMb: third ? mean(load.slice(-third)) : null,
+    window: long ? "10 min" : "third",
+    firstWindowMeanMb: mean(first),
+    lastWindowMeanMb: mean(last),
   };
 }
 
@@ -95,10 +109,11 @@ export function formatMemoryReport(samples: MemorySample[], peakMb: number, barM
   lines.push(
     `peak ${mb(summary.peakMb)} (since the server started, between samples too), ${mb(summary.afterWarmUpMb)} after the warm-up, ${mb(summary.endMb)} at the end`,
   );
-  if (summary.firstThirdMeanMb !== null && summary.lastThirdMeanMb !== null) {
-    const change = (summary.lastThirdMeanMb / summary.firstThirdMeanMb - 1) * 100;
+  if (summary.firstWindowMeanMb !== null && summary.lastWindowMeanMb !== null) {
+    const change = (summary.lastWindowMeanMb / summary.firstWindowMeanMb - 1) * 100;
+    const [first, last] = summary.window === "10 min" ? ["first 10 minutes", "last 10"] : ["first third", "last"];
     lines.push(
-      `under load: mean ${mb(summary.firstThirdMeanMb)} in the first third, ${mb(summary.lastThirdMeanMb)} in the last (${change >= 0 ? "+" : ""}${change.toFixed(1)}%)`,
+      `under load: mean ${mb(summary.firstWindowMeanMb)} in the ${first}, ${mb(summary.lastWindowMeanMb)} in the ${last} (${change >= 0 ? "+" : ""}${change.toFixed(1)}%: ${Math.abs(change) <= 10 ? "flat, within 10%" : "NOT flat, more than 10%"})`,
     );
   }
   return lines.join("\n");

@@ -17,8 +17,10 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 
 const HELP = `usage: npm run load -- [--viewers 50] [--duration 30] [--poll-every 10] [--model moonshotai/kimi-k2.5]
                      [--think-ms 0] [--url http://127.0.0.1:3000 | --database-url postgresql://...@127.0.0.1/db [--instances 2]]
-                     [--cron-secret S] [--basic user:password] [--sample-every 2]
+                     [--cron-secret S] [--basic user:password] [--sample-every 2] [--probe]
   --sample-every  seconds between samples of the server's resident memory (from its start)
+  --probe         start a fidelity probe run of the model (its default plan, against the replica) when
+                  the viewers start, so the figures include a probe in progress; its progress is reported
   --think-ms      mean pause of each viewer between requests, jittered (0: a closed loop, as fast as answers come)
   --database-url  the server this script starts uses this PostgreSQL server instead of an embedded one
   --instances     with --database-url: start this many servers on it and spread the viewers over them
@@ -38,6 +40,7 @@ const { values } = parseArgs({
     "cron-secret": { type: "string" },
     basic: { type: "string" },
     "sample-every": { type: "string", default: "2" },
+    probe: { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
 });
@@ -214,6 +217,66 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface ProbeWatch {
+  /** Stops watching; says how far the run got and when it finished. */
+  stop(): Promise<string>;
+}
+
+/**
+ * Starts a probe run of the model with its default plan (`POST /api/models/…/probes`) and follows
+ * its progress every 2 s; while it runs, the memory samples are marked "load+probe".
+ */
+async function startProbe(base: string): Promise<ProbeWatch> {
+  const response = await fetch(`${base}/api/models/${model}/probes`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json" },
+    body: "{}",
+  });
+  const body = (await response.json().catch(() => null)) as { id?: number; estimateUsd?: string; error?: unknown } | null;
+  if (response.status !== 202 || typeof body?.id !== "number") {
+    console.error(`[load] --probe: the probe run could not start (HTTP ${response.status}: ${JSON.stringify(body?.error ?? body)})`);
+    await target.stop();
+    process.exit(1);
+  }
+  const id = body.id;
+  const startedAt = performance.now();
+  console.log(`[load] probe run ${id} started (estimate $${body.estimateUsd})`);
+  let last = { status: "queued", done: 0, total: 0 };
+  let finishedAfterS: number | null = null;
+  let watching = true;
+  const setPhase = (phase: string) => {
+    if (target.memory) target.memory.phase = phase;
+  };
+  setPhase("load+probe");
+  const watcher = (async () => {
+    while (watching) {
+      const view = await fetch(`${base}/api/probes/${id}`, { headers })
+        .then((r) => (r.ok ? (r.json() as Promise<{ status: string; progress: { done: number; total: number } }>) : null))
+        .catch(() => null);
+      if (view) {
+        last = { status: view.status, ...view.progress };
+        if (!["queued", "running"].includes(view.status) && finishedAfterS === null) {
+          finishedAfterS = (performance.now() - startedAt) / 1000;
+          setPhase("load");
+        }
+      }
+      await pause(2000);
+    }
+  })();
+  return {
+    stop: async () => {
+      watching = false;
+      await watcher;
+      const progress = `${last.done} of ${last.total} requests answered`;
+      return finishedAfterS === null
+        ? `probe run ${id}: still ${last.status} when the load ended, ${progress}`
+        : `probe run ${id}: ${last.status} after ${finishedAfterS.toFixed(0)} s, ${progress}`;
+    },
+  };
+}
+
 const target: Target = values.url ? { urls: [values.url.replace(/\/+$/, "")], stop: async () => undefined } : await ownServers(instances);
 const host = new URL(target.urls[0]).hostname;
 if (!LOOPBACK_HOSTS.has(host)) {
@@ -249,6 +312,7 @@ if (target.memory) {
   target.memory.phase = "load";
   target.memory.sample(); // the after-warm-up figure
 }
+const probe = values.probe ? await startProbe(target.urls[0]) : null;
 const ownCpuBefore = process.cpuUsage();
 const started = performance.now();
 const endAt = started + durationS * 1000;
@@ -261,7 +325,6 @@ const poller = (async () => {
     await new Promise((r) => setTimeout(r, Math.max(0, Math.min(next, endAt) - performance.now())));
   }
 })();
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const viewer = async (index: number) => {
   const base = target.urls[index % target.urls.length]; // round-robin, as a load balancer would
   let i = index % routes.length; // viewers start on different routes
@@ -276,6 +339,7 @@ const viewer = async (index: number) => {
 };
 await Promise.all([poller, ...Array.from({ length: viewers }, (_, i) => viewer(i))]);
 const elapsedS = (performance.now() - started) / 1000;
+const probeReport = probe ? await probe.stop() : null;
 const cpuAfter = target.cpuMs?.() ?? null;
 target.memory?.sample(); // the end figure
 target.memory?.stop();
@@ -329,6 +393,7 @@ if (target.memory?.samples.length) {
     `[load] load generator CPU: ${(ms / 1000).toFixed(1)} s (${((ms / 1000 / elapsedS) * 100).toFixed(0)}% of one core), ${(ms / Math.max(1, all.length)).toFixed(2)} ms per request`,
   );
 }
+if (probeReport) console.log(`\n[load] ${probeReport}`);
 const p95 = percentile(all, 95);
 console.log(
   `\n[load] target: zero errors and p95 under 300 ms → ${allErrors === 0 && p95 < 300 ? "met" : "not met"} (errors ${allErrors}, p95 ${p95.toFixed(0)} ms)`,

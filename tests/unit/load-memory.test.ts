@@ -41,13 +41,28 @@ describe("the load tool's memory samples", () => {
     ];
     const summary = summarizeMemory(samples, 480);
     // Worked by hand: the load phase is 310..360; its thirds are (310, 320) and (350, 360).
-    expect(summary).toEqual({ peakMb: 480, afterWarmUpMb: 310, endMb: 360, firstThirdMeanMb: 315, lastThirdMeanMb: 355 });
+    expect(summary).toEqual({ peakMb: 480, afterWarmUpMb: 310, endMb: 360, window: "third", firstWindowMeanMb: 315, lastWindowMeanMb: 355 });
     const report = formatMemoryReport(samples, 480, 20);
     expect(report.split("\n").filter((line) => / s {2}(start|warm-up|load) /.test(line))).toHaveLength(samples.length);
     expect(report).toContain("  300 MB  ###############\n"); // 300 / 20 bars
     expect(report).toContain("peak 480 MB");
     expect(report).toContain("310 MB after the warm-up, 360 MB at the end");
-    expect(report).toContain("mean 315 MB in the first third, 355 MB in the last (+12.7%)");
+    expect(report).toContain("mean 315 MB in the first third, 355 MB in the last (+12.7%: NOT flat, more than 10%)");
+  });
+
+  it("compares the first and last 10 minutes of a run that lasted 20 minutes or more", () => {
+    // 30 minutes of load sampled every 60 s from t = 10 s: 31 samples at 10, 70, ..., 1810 s.
+    // First 10 minutes: t < 610, the samples at 10..550 (10 of them, 400 MB each).
+    // Last 10 minutes: t > 1210, the samples at 1270..1810 (10 of them, 420 MB each).
+    // Between them: 11 samples of 900 MB, which neither window may count.
+    const samples: MemorySample[] = [{ atS: 0, phase: "start", rssMb: 150 }];
+    for (let i = 0; i <= 30; i++) {
+      const atS = 10 + 60 * i;
+      samples.push({ atS, phase: i < 10 ? "load" : "load+probe", rssMb: i < 10 ? 400 : i > 20 ? 420 : 900 });
+    }
+    const summary = summarizeMemory(samples, 950);
+    expect(summary).toEqual({ peakMb: 950, afterWarmUpMb: 400, endMb: 420, window: "10 min", firstWindowMeanMb: 400, lastWindowMeanMb: 420 });
+    expect(formatMemoryReport(samples, 950)).toContain("mean 400 MB in the first 10 minutes, 420 MB in the last 10 (+5.0%: flat, within 10%)");
   });
 
   it("starts the server with npm start's heap limits, and any NODE_OPTIONS already set after them", () => {
