@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startReplica, type Replica } from "../replica/server";
 import { freePort } from "../tests/helpers/ports";
-import { formatMemoryReport, MemorySampler, processMemoryMb } from "./load-memory";
+import { formatMemoryReport, MemorySampler, processMemoryMb, summarizeMemory } from "./load-memory";
 import { serverNodeOptions } from "./start-options";
 
 // `npm run load`: N concurrent viewers over a model's page and its APIs for a while, with poll
@@ -18,7 +18,11 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 const HELP = `usage: npm run load -- [--viewers 50] [--duration 30] [--poll-every 10] [--model moonshotai/kimi-k2.5]
                      [--think-ms 0] [--url http://127.0.0.1:3000 | --database-url postgresql://...@127.0.0.1/db [--instances 2]]
                      [--cron-secret S] [--basic user:password] [--sample-every 2] [--probe]
+                     [--server-node-options "<flags>"] [--json FILE]
   --sample-every  seconds between samples of the server's resident memory (from its start)
+  --server-node-options  the Node flags of the server this script starts, instead of npm start's own
+                  (e.g. "" for none: how the code ran before its heap limits); see npm run load:compare
+  --json FILE     also write the figures to FILE as JSON
   --probe         start a fidelity probe run of the model (its default plan, against the replica) when
                   the viewers start, so the figures include a probe in progress; its progress is reported
   --think-ms      mean pause of each viewer between requests, jittered (0: a closed loop, as fast as answers come)
@@ -41,6 +45,8 @@ const { values } = parseArgs({
     basic: { type: "string" },
     "sample-every": { type: "string", default: "2" },
     probe: { type: "boolean", default: false },
+    "server-node-options": { type: "string" },
+    json: { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
@@ -159,7 +165,7 @@ async function spawnServer(replica: Replica, dataDir: string): Promise<{ url: st
       BASIC_AUTH: "",
       CRON_SECRET: "",
       NEXT_TELEMETRY_DISABLED: "1",
-      NODE_OPTIONS: serverNodeOptions(),
+      NODE_OPTIONS: values["server-node-options"] ?? serverNodeOptions(),
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -232,7 +238,7 @@ async function startProbe(base: string): Promise<ProbeWatch> {
   const response = await fetch(`${base}/api/models/${model}/probes`, {
     method: "POST",
     headers: { ...headers, "content-type": "application/json" },
-    body: "{}",
+    body: JSON.stringify({ maxCostUsd: "2.00" }), // the page's default cap
   });
   const body = (await response.json().catch(() => null)) as { id?: number; estimateUsd?: string; error?: unknown } | null;
   if (response.status !== 202 || typeof body?.id !== "number") {
@@ -398,4 +404,20 @@ const p95 = percentile(all, 95);
 console.log(
   `\n[load] target: zero errors and p95 under 300 ms → ${allErrors === 0 && p95 < 300 ? "met" : "not met"} (errors ${allErrors}, p95 ${p95.toFixed(0)} ms)`,
 );
+if (values.json) {
+  const cpuMsPerRequest = cpuBefore !== null && cpuAfter !== null && all.length ? (cpuAfter - cpuBefore) / all.length : null;
+  const figures = {
+    serverNodeOptions: values.url ? null : (values["server-node-options"] ?? serverNodeOptions()),
+    viewers,
+    durationS: elapsedS,
+    requests: all.length,
+    errors: allErrors,
+    reqPerS: all.length / elapsedS,
+    p95Ms: p95,
+    cpuMsPerRequest,
+    memory: target.memory ? summarizeMemory(target.memory.samples, target.memory.peak) : null,
+    probe: probeReport,
+  };
+  writeFileSync(values.json, JSON.stringify(figures, null, 2) + "\n");
+}
 process.exit(0);
