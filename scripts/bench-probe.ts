@@ -79,7 +79,7 @@ say(`World: ${slots.world}`);
 say();
 say("## Verdict rates per variant");
 say();
-say("Per-variant columns: mean of the run's KL estimates, mean detectable divergence (80% power), mean aligned positions per run, mean A/A.");
+say("Per-variant columns: mean of the run's KL estimates, median detectable divergence (80% power; runs that promise none counted apart), mean aligned positions per run, mean A/A.");
 say("The probe's KL is measured on the tokens listed on both sides plus a remainder bucket per side: a coarsening of the vocabulary, so");
 say("its expectation is at most the full-vocabulary KL. The mean estimate column shows how much of the true KL it sees.");
 say();
@@ -88,7 +88,13 @@ say("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 for (const v of variants) {
   const t = tallies.get(v.name) as Tally;
   const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-  say(`| ${v.name} | ${nats(v.trueKlNats)} | ${(v.trueKlNats / DELTA).toFixed(2)} | ${nats(avg(t.estimates))} | ${nats(avg(t.detectable))} | ${avg(t.positions).toFixed(0)} | ${nats(avg(t.aa))} | ${pct(t.equivalent, t.n)} | ${pct(t["cannot tell"], t.n)} | ${pct(t.differs, t.n)} | ${t.other} |`);
+  const detectable = (xs: number[]) => {
+    const finite = xs.filter(Number.isFinite).sort((a, b) => a - b);
+    const none = xs.length - finite.length;
+    const median = finite.length ? nats(finite[Math.floor(finite.length / 2)]) : "—";
+    return none ? `${median} (${none} none)` : median;
+  };
+  say(`| ${v.name} | ${nats(v.trueKlNats)} | ${(v.trueKlNats / DELTA).toFixed(2)} | ${nats(avg(t.estimates))} | ${detectable(t.detectable)} | ${avg(t.positions).toFixed(0)} | ${nats(avg(t.aa))} | ${pct(t.equivalent, t.n)} | ${pct(t["cannot tell"], t.n)} | ${pct(t.differs, t.n)} | ${t.other} |`);
 }
 say();
 say("## Acceptance");

@@ -285,7 +285,7 @@ function DivergenceCells({ result }: { result: ResultView | null }) {
         KL <span data-testid="probe-kl">{num(d.klNats.estimate)} [{num(d.klNats.low)}, {num(d.klNats.high)}]</span> nats/token
       </span>
       <span className="block text-slate-600">
-        A/A {num(d.aaKlNats.estimate)} · Δ {num(d.deltaNats)} · detects ≥ {num(d.detectableNats)}
+        A/A {num(d.aaKlNats.estimate)} · Δ {num(d.deltaNats)} · {Number.isFinite(d.detectableNats) ? `80% power at ≥ ${num(d.detectableNats)}` : "too noisy to promise power"}
       </span>
       <span className="block text-slate-600">
         TV {num(d.tv.estimate)} (A/A {num(d.aaTv)}) · top-1 {Number.isFinite(d.top1Agreement) ? `${(100 * d.top1Agreement).toFixed(1)}%` : "—"}

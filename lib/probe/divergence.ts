@@ -215,12 +215,46 @@ export function pValueAbove(values: number[], m0: number): number {
 }
 
 /**
- * The smallest true divergence that this run's spread would call `differs` with 80% power: the
- * lower 95% bound must clear Δ, so Δ + (t_{0.975} + z_{0.8})·se.
+ * The chi-square quantile χ²_p(ν) by the Wilson–Hilferty cube (within 1% of the exact value for
+ * ν ≥ 3 at the tails used here); 0 where the approximation leaves the support.
  */
-export function detectableDivergence(deltaNats: number, o: Pick<OverPrompts, "n" | "se">, power = 0.8): number {
-  if (o.n < 2 || !Number.isFinite(o.se)) return Infinity;
-  return deltaNats + (tQuantile(0.975, o.n - 1) + normalQuantile(power)) * o.se;
+export function chiSquareQuantile(p: number, df: number): number {
+  const a = 2 / (9 * df);
+  const c = 1 - a + normalQuantile(p) * Math.sqrt(a);
+  return c > 0 ? df * c ** 3 : 0;
+}
+
+/** The one-sided upper confidence level on the spread that the detectable divergence uses. */
+export const DETECTABLE_SPREAD_CONFIDENCE = 0.9;
+
+/**
+ * The smallest true divergence that a run like this one would call `differs` with at least the
+ * given power (80% by default): at that divergence the lower 95% bound clears Δ in that share of runs.
+ *
+ * Three things make the naive Δ + (t_{0.975} + z_{0.8})·se claim false (tests/unit/probe-power.test.ts
+ * measured 22-57% power for it): the run's se is itself an estimate from n prompts (its low draws
+ * make the claim too small), the t-quantile for power needs n − 1 degrees of freedom too, and the
+ * spread of per-prompt KL grows with the divergence (prompts differ in how much a changed model
+ * moves them), so at a larger divergence the se is larger than this run's. Hence:
+ * - k = t_{0.975}(n−1) + t_{power}(n−1);
+ * - se_u = se·√((n−1)/χ²_{0.1}(n−1)), a one-sided 90% upper bound on the se;
+ * - D = max(Δ + k·se_u, Δ / (1 − k·se_u/estimate)): the first is enough when the spread is the
+ *   estimates' own noise and stays as it is, the second when the spread grows in proportion to the
+ *   mean; the larger covers both.
+ * - When k·se_u ≥ estimate no divergence can be promised (the proportional case never clears Δ
+ *   often enough): Infinity, which the verdict words as "too noisy to promise"; more prompts narrow it.
+ * What it does not claim: power against a divergence whose per-prompt spread grows faster than
+ * its mean (a few prompts moved a lot), nor at another prompt set or sample size.
+ */
+export function detectableDivergence(deltaNats: number, o: Pick<OverPrompts, "n" | "se" | "estimate">, power = 0.8): number {
+  if (o.n < 3 || !Number.isFinite(o.se)) return Infinity;
+  const df = o.n - 1;
+  const chi = chiSquareQuantile(1 - DETECTABLE_SPREAD_CONFIDENCE, df);
+  if (!(chi > 0)) return Infinity;
+  const k = tQuantile(0.975, df) + tQuantile(power, df);
+  const margin = k * o.se * Math.sqrt(df / chi);
+  if (!(o.estimate > 0 && margin < o.estimate)) return Infinity;
+  return Math.max(deltaNats + margin, deltaNats / (1 - margin / o.estimate));
 }
 
 export type EquivalenceOutcome = "equivalent" | "differs" | "cannot tell";

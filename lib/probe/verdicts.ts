@@ -88,7 +88,10 @@ export function decideVerdicts(evidence: EndpointEvidence[], options: VerdictOpt
     const outcome = decideEquivalence(d.klNats, d.deltaNats);
     if (outcome === "equivalent") return verdict("equivalent", `within Δ: ${numbers}`);
     if (outcome === "differs") return verdict("differs", `differs by more than Δ: ${numbers}`);
-    return verdict("cannot tell", `the interval straddles Δ: ${numbers}; this run would detect a divergence of ${fmt(d.detectableNats)} with 80% power`);
+    const power = Number.isFinite(d.detectableNats)
+      ? `a run like this one would detect a divergence of ${fmt(d.detectableNats)} with 80% power`
+      : "this run's spread is too wide to promise 80% power at any divergence; more prompts would narrow it";
+    return verdict("cannot tell", `the interval straddles Δ: ${numbers}; ${power}`);
   });
 }
 

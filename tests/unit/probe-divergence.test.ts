@@ -127,7 +127,22 @@ describe("intervals over prompts and the decision", () => {
     expect(i.low).toBeCloseTo(3 - 2.776445 * se, 5);
     expect(i.high).toBeCloseTo(3 + 2.776445 * se, 5);
     expect(pValueAbove(values, 3)).toBeCloseTo(0.5, 10);
-    expect(detectableDivergence(1e-3, { n: 5, se: 1e-4 })).toBeCloseTo(1e-3 + (2.776445 + 0.841621) * 1e-4, 8);
+  });
+
+  it("states a detectable divergence from an upper bound on the spread, and none when too noisy", () => {
+    // n = 5: t_{0.975}(4) = 2.776445, t_{0.8}(4) = 0.940965, χ²_{0.1}(4) = 1.063623 (exact; the
+    // Wilson–Hilferty cube used gives 1.0602, 0.3% off, hence the 0.5% tolerance), so se_u = se·√(4/χ²).
+    const k = 2.776445 + 0.940965;
+    const seU = 1e-4 * Math.sqrt(4 / 1.063623);
+    const near = (actual: number, expected: number) => expect(Math.abs(actual / expected - 1)).toBeLessThan(0.005);
+    // Estimate near Δ: the proportional term decides (Δ / (1 − 0.72) = 3.6e-3).
+    near(detectableDivergence(1e-3, { n: 5, se: 1e-4, estimate: 1e-3 }), 1e-3 / (1 - (k * seU) / 1e-3));
+    // Estimate well above: Δ + k·se_u decides (1.72e-3).
+    near(detectableDivergence(1e-3, { n: 5, se: 1e-4, estimate: 2e-3 }), 1e-3 + k * seU);
+    // k·se_u above the estimate, or an estimate at or below zero: nothing can be promised.
+    expect(detectableDivergence(1e-3, { n: 5, se: 1e-4, estimate: 5e-4 })).toBe(Infinity);
+    expect(detectableDivergence(1e-3, { n: 5, se: 1e-4, estimate: -1e-4 })).toBe(Infinity);
+    expect(detectableDivergence(1e-3, { n: 2, se: 1e-4, estimate: 1e-3 })).toBe(Infinity);
   });
 
   it("equivalent below Δ, differs above, cannot tell across", () => {

@@ -6,6 +6,7 @@ import { chatBehaviour, freshChatState } from "@/replica/chat";
 import { kimiK25 } from "@/replica/data/kimi-k2.5";
 import { BATCH_NOISE, variant } from "@/replica/lm";
 import { runProbeInProcess } from "@/replica/probe-harness";
+import { upperThreshold as threshold } from "../helpers/binomial";
 
 // The probe's verdict error rates at the default budget (41 built-in prompts, Δ = 1e-3), whole runs
 // of the probe's own code against the replica's real network in process. Each run probes three
@@ -28,23 +29,6 @@ import { runProbeInProcess } from "@/replica/probe-harness";
 
 const RUNS = 50;
 const MODEL = "moonshotai/kimi-k2.5";
-
-function binomialTail(n: number, p: number, k: number): number {
-  // P(X ≥ k), summing the pmf from k up in log space.
-  let logC = 0;
-  let total = 0;
-  for (let i = 0; i <= n; i++) {
-    if (i > 0) logC += Math.log(n - i + 1) - Math.log(i);
-    if (i >= k) total += Math.exp(logC + i * Math.log(p) + (n - i) * Math.log(1 - p));
-  }
-  return total;
-}
-
-function threshold(n: number, p: number, level: number): number {
-  let k = 0;
-  while (binomialTail(n, p, k) >= level) k++;
-  return k;
-}
 
 function endpoint(tag: string): PlanEndpoint {
   const p = kimiK25.providers.find((x) => x.tag === tag);

@@ -73,6 +73,7 @@ describe("verdicts", () => {
       evidence("faithful"),
       evidence("requant", {}, divergence(4e-3, 9e-3)),
       evidence("straddles", {}, divergence(5e-4, 1.6e-3)),
+      evidence("too-noisy", {}, divergence(-5e-4, 2.5e-3, { detectableNats: Infinity })),
       evidence("template", { promptTokenMismatches: 40 }),
       evidence("fallback", { servedByOthers: 3 }),
       evidence("errors", { test: { method: "logprobs", promptsCompared: 12, divergence: divergence(-1e-4, 2e-4) } }),
@@ -86,7 +87,9 @@ describe("verdicts", () => {
     expect(byTag.faithful.reason).toBe("within Δ: KL 1.0e-4 nats/token, 95% interval [-1.0e-4, 3.0e-4], Δ 1.0e-3; A/A 0; 40 prompts, 300 positions");
     expect(byTag.requant.verdict).toBe("differs");
     expect(byTag.straddles.verdict).toBe("cannot tell");
-    expect(byTag.straddles.reason).toMatch(/straddles Δ.*would detect a divergence of 1\.5e-3 with 80% power/);
+    expect(byTag.straddles.reason).toMatch(/straddles Δ.*a run like this one would detect a divergence of 1\.5e-3 with 80% power$/);
+    expect(byTag["too-noisy"].verdict).toBe("cannot tell");
+    expect(byTag["too-noisy"].reason).toMatch(/straddles Δ.*this run's spread is too wide to promise 80% power at any divergence; more prompts would narrow it$/);
     expect(byTag.template.verdict).toBe("prompt-format");
     expect(byTag.fallback.verdict).toBe("not-pinned");
     expect(byTag.errors.verdict).toBe("cannot tell");

@@ -155,7 +155,7 @@ export function compareLogprobs(reference: MethodAnswer[], endpoint: MethodAnswe
     aaKlNats: pick(aaInterval),
     aaTv: mean(aaTv),
     referenceUnstable: aaInterval.low > deltaNats / 4,
-    detectableNats: detectableDivergence(deltaNats, { n, se }),
+    detectableNats: detectableDivergence(deltaNats, { n, se, estimate: klNats.estimate }),
     pValueAboveDelta: pValueAbove(kl, deltaNats),
     pValueAboveZero: pValueAbove(kl, 0),
     top1Agreement: mean(top1),
