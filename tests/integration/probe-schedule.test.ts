@@ -1,5 +1,5 @@
 import Decimal from "decimal.js";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { OpenedDb } from "@/lib/db/engines";
 import { createOpenRouterClient } from "@/lib/openrouter/client";
 import { runAfterCycleSteps } from "@/lib/jobs/after-cycle";
@@ -36,14 +36,25 @@ describe.each(engines)("scheduled re-probe on $name PostgreSQL", (engine) => {
   /** Moves every run back in time, as if it had been created that long ago. */
   const age = (ms: number) => opened.db.$executeRaw`UPDATE "ProbeRun" SET "createdAt" = "createdAt" - make_interval(secs => ${ms / 1000}::int)`;
 
+  /** On, with the first weekly run queued and ended: what a model looks like after its first scheduled probe. */
+  const scheduledOnce = async () => {
+    await saveSchedule(opened.db, KIMI, { enabled: true, monthlyCapUsd: "5.00" });
+    await cycle();
+    expect((await runs()).map((r) => r.scheduledBy)).toEqual(["weekly"]);
+    await finishActive();
+  };
+
+  // Each test has a database of its own and the replica as it starts, so none depends on what
+  // another left (they pass in any order: `npx vitest run <this file> --sequence.shuffle`).
   beforeAll(async () => {
-    [opened, replica] = await Promise.all([engine.open(), startReplica()]);
+    replica = await startReplica();
+  }, 60_000);
+  afterAll(() => replica?.close());
+  beforeEach(async () => {
+    [opened] = await Promise.all([engine.open(), resetReplica(replica.url)]);
     await seedWatchedModels(opened.db, [KIMI]);
-  }, 120_000);
-  afterAll(async () => {
-    await Promise.all([opened?.close(), replica?.close()]);
-  });
-  beforeEach(() => resetReplica(replica.url));
+  }, 60_000);
+  afterEach(() => opened?.close());
 
   it("is off by default: polls and a new endpoint queue nothing, though a first weekly run would be due", async () => {
     expect(await getSchedule(opened.db, KIMI)).toEqual({
@@ -87,6 +98,7 @@ describe.each(engines)("scheduled re-probe on $name PostgreSQL", (engine) => {
   }, 180_000);
 
   it("on: a new endpoint in the replica queues exactly one run, named after it; a change seen while busy waits for the next", async () => {
+    await scheduledOnce();
     const before = (await runs()).length;
     await patchReplica(replica.url, { model: KIMI, tag: "lambda/fp8", set: { provider_name: "Lambda", quantization: "fp8" } });
     await cycle();
@@ -110,10 +122,8 @@ describe.each(engines)("scheduled re-probe on $name PostgreSQL", (engine) => {
   }, 180_000);
 
   it("the monthly cap: a run whose estimate would pass it is skipped, and the reason is stored and shown", async () => {
-    // Off while the replica's reset is polled (those changes are not probed), then on with a cap
-    // the month has nearly used up: one of this month's scheduled runs already cost $0.40.
-    await saveSchedule(opened.db, KIMI, { enabled: false, monthlyCapUsd: "5.00" });
-    await cycle();
+    // One of this month's scheduled runs already cost $0.40; then on with a cap the month has nearly used up.
+    await scheduledOnce();
     const before = (await runs()).length;
     const last = (await runs()).at(-1);
     if (!last?.scheduledBy) throw new Error("no scheduled run to charge");
