@@ -66,7 +66,8 @@ describe.skipIf(!SERVER)("faults of our own on a PostgreSQL server", () => {
       await proxy.cut();
       const lost = await cycle;
       expect(lost.models[0]).toMatchObject({ id: KIMI, ok: false });
-      expect(lost.models[0].error).toBeTruthy();
+      // The cause after the prefix is the driver's own words for the cut connection, which differ by engine.
+      expect(lost.models[0].error).toMatch(/^Could not store the snapshot: \S/);
 
       // Nothing half-written: no poll record, no samples; the lease is still held.
       expect(await direct.db.modelPoll.count({ where: { cycleId: lost.cycleId } })).toBe(0);
@@ -182,7 +183,7 @@ describe.skipIf(!SERVER)("faults of our own on a PostgreSQL server", () => {
     await Promise.all(pair.map((c) => c.exited));
     const results = pair.map((c) => {
       const line = c.lines.find((l) => l.startsWith("result "));
-      expect(line, "each poller prints its cycle").toBeTruthy();
+      expect(line, "each poller prints its cycle").toMatch(/^result \{"cycleId":\d+,/);
       return JSON.parse((line ?? "").slice("result ".length)) as ChildResult;
     });
 
