@@ -23,7 +23,15 @@ export interface RunSummaryRecord {
   files: Record<string, { passed: number; failed: number; skipped: number }>;
 }
 
-export type LedgerRecord = ScratchDatabaseRecord | RunSummaryRecord;
+/** How long each test that passed took, beside the timeout it ran under (tests/ledger/timeouts.ts). */
+export interface TestTimesRecord {
+  kind: "test-times";
+  runner: "vitest" | "playwright";
+  engine: string | null;
+  tests: { file: string; name: string; durationMs: number; timeoutMs: number }[];
+}
+
+export type LedgerRecord = ScratchDatabaseRecord | RunSummaryRecord | TestTimesRecord;
 
 export function ledgerDir(): string | null {
   return process.env[LEDGER_ENV] || null;
