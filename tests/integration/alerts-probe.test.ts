@@ -76,7 +76,7 @@ describe.each(engines)("probe verdict → event → signed delivery on the $name
     expect(await probe()).toEqual({ "moonshotai/int4": "reference", [TAG]: "equivalent" });
     expect(await delivered()).toEqual([]);
     expect(await opened.db.alertEvent.count()).toBe(0);
-  }, 120_000);
+  });
 
   it("Chutes re-quantized: the next probe's verdict change is one signed delivery with the old and new verdicts", async () => {
     await requantizeReplica(replica.url, TAG, "nvfp4");
@@ -99,13 +99,13 @@ describe.each(engines)("probe verdict → event → signed delivery on the $name
     expect(await delivered()).toEqual([]); // sent once: the sender has nothing left
     const rows = await opened.db.alertDelivery.findMany({ include: { event: true } });
     expect(rows.map((r) => [r.event.kind, r.status, r.attempts])).toEqual([["probe", "sent", 1]]);
-  }, 120_000);
+  });
 
   it("the same verdict again is no event", async () => {
     expect(await probe()).toEqual({ "moonshotai/int4": "reference", [TAG]: "differs" });
     expect(await delivered()).toEqual([]);
     expect(await opened.db.alertEvent.count()).toBe(1);
-  }, 120_000);
+  });
 
   it("a run that probed another endpoint in between does not hide the next change of Chutes' verdict", async () => {
     expect(await probe("deepinfra")).toEqual({ "moonshotai/int4": "reference", deepinfra: "equivalent" });
@@ -116,5 +116,5 @@ describe.each(engines)("probe verdict → event → signed delivery on the $name
     expect(messages.map((m) => [m.kind, m.data.tag, m.data.old, m.data.new])).toEqual([["probe", TAG, "differs", "equivalent"]]);
     expect(messages[0].summary).toBe(`The fidelity probe verdict of Chutes (${TAG}) in “Pipeline” changed: differs → equivalent`);
     expect(await opened.db.alertEvent.count()).toBe(2);
-  }, 120_000);
+  });
 });

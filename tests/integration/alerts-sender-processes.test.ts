@@ -58,7 +58,7 @@ describe.each(engines)("a sender process killed mid-delivery, on the $name engin
     await cleanUp();
   });
 
-  it("delivers after the restart, with the same eventId", { timeout: 180_000 }, async () => {
+  it("delivers after the restart, with the same eventId", { timeout: 60_000 }, async () => {
     // The event is written (and committed) by the first server.
     const first = await reopen();
     await createChannel(first.db, { kind: "webhook", name: "Crash", url: `${receiver.url}/hook` }, { allowPrivate: true });
@@ -121,7 +121,7 @@ function spawnSender(env: Record<string, string>): { proc: ChildProcess; lines: 
 
 // Two instances of the app on one PostgreSQL server, as two processes: every delivery goes out once.
 describe.runIf(process.env.TEST_DATABASE_URL)("two sender processes on one PostgreSQL server", () => {
-  it("send each event to each channel exactly once", { timeout: 180_000 }, async () => {
+  it("send each event to each channel exactly once", { timeout: 30_000 }, async () => {
     const receiver = await startReceiver();
     const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL as string);
     const opened = await openDatabase({ databaseUrl: scratch.url, embeddedDir: "unused" });

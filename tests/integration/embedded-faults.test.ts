@@ -57,7 +57,7 @@ describe("faults of our own on the embedded database", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("a second process on the same folder is refused with a clear message, and the first polls once", async () => {
+  it("a second process on the same folder is refused with a clear message, and the first polls once", { timeout: 45_000 }, async () => {
     const env = { CHILD_EMBEDDED_DIR: dir, CHILD_OPENROUTER_URL: replica.baseUrl, CHILD_WAIT: "1" };
     const holder = spawnPoller(env);
     children.push(holder.proc);
@@ -82,7 +82,7 @@ describe("faults of our own on the embedded database", () => {
     expect(await after.db.endpointSample.count()).toBe(11);
   });
 
-  it("a poller killed mid-cycle leaves no half snapshot: its lock goes stale and is taken over, and the next cycle succeeds once its lease expires", async () => {
+  it("a poller killed mid-cycle leaves no half snapshot: its lock goes stale and is taken over, and the next cycle succeeds once its lease expires", { timeout: 50_000 }, async () => {
     await injectFault(replica.url, { kind: "hang", times: 5 });
     const child = spawnPoller({
       CHILD_EMBEDDED_DIR: dir,

@@ -143,7 +143,7 @@ describe.each(engines)("generation lookups on the $name engine", (engine) => {
     const before = JSON.stringify(replica.state.generation.lookups);
     expect(await lookupRound(opened.db, client, { ...opts, now: at(86_400) })).toMatchObject({ claimed: 0 });
     expect(JSON.stringify(replica.state.generation.lookups)).toBe(before);
-  }, 120_000);
+  });
 
   it("judges the looked-up records exactly, with what they lacked filled from the answer", async () => {
     const got = await classes();

@@ -198,7 +198,7 @@ describe.each(engines)("OpenRouter keys on $name PostgreSQL", (engine) => {
     expect(stopped.reason).toMatch(/^The pipeline key is disabled .*as last read/);
   });
 
-  it.each(["401", "429", "500", "hang"] as const)("a management-key failure (%s) sends no change and changes nothing stored", async (kind) => {
+  it.each(["401", "429", "500", "hang"] as const)("a management-key failure (%s) sends no change and changes nothing stored", { timeout: 40_000 }, async (kind) => {
     const hash = await seededPipelineHash();
     await setKeyLimit(opened.db, management(), { hash, limitUsd: "50", actor: "ana" });
     const before = JSON.stringify([await opened.db.keyChange.findMany(), await opened.db.pipelineKey.findMany(), await opened.db.keyUsageSnapshot.findMany()]);

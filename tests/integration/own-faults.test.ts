@@ -135,9 +135,9 @@ describe.skipIf(!SERVER)("faults of our own on a PostgreSQL server", () => {
       await app.close().catch(() => undefined);
       await proxy.cut().catch(() => undefined);
     }
-  }, 300_000);
+  });
 
-  it("a poller killed mid-cycle leaves no half snapshot, and the next cycle succeeds once its lease expires", async () => {
+  it("a poller killed mid-cycle leaves no half snapshot, and the next cycle succeeds once its lease expires", { timeout: 25_000 }, async () => {
     await injectFault(replica.url, { kind: "hang", times: 5 });
     const child = spawnPoller({
       CHILD_DATABASE_URL: scratch.url,
@@ -166,7 +166,7 @@ describe.skipIf(!SERVER)("faults of our own on a PostgreSQL server", () => {
     expect(await direct.db.endpointSample.count()).toBe(11);
   });
 
-  it("two poller processes on one database at once: one snapshot per model per cycle", async () => {
+  it("two poller processes on one database at once: one snapshot per model per cycle", { timeout: 25_000 }, async () => {
     await seedWatchedModels(direct.db, [GLM]);
     // The first request of each model hangs past the timeout, so the lease holder keeps it for a while.
     await injectFault(replica.url, { kind: "hang", times: 2 });

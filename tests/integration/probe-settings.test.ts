@@ -114,5 +114,5 @@ describe.each(engines)("probe margin and sampler per model on $name PostgreSQL",
     if (next.kind !== "created") throw new Error(`${next.kind}: ${next.message}`);
     expect((await opened.db.probeRun.findUniqueOrThrow({ where: { id: next.run.id } })).deltaNats).toBe(1e-3);
     await cancelRun(opened.db, next.run.id);
-  }, 600_000);
+  });
 });

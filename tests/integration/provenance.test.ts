@@ -123,14 +123,14 @@ describe.each(engines)("provenance of a pipeline's generations on the $name engi
     const result = await importUsage(opened.db, "day-1.jsonl", first.map((g) => g.line).join("\n"));
     expect(result).toMatchObject({ accepted: first.length, rejected: 0 });
     await check(first);
-  }, 240_000);
+  });
 
   it("a later verdict differs: the generations it touches turn suspect, the rest stay", async () => {
     await requantizeReplica(replica.url, "chutes/int4", "nvfp4");
     expect(await probe(["chutes/int4"])).toMatchObject({ "chutes/int4": "differs" });
     for (const g of first) if (g.provider === "Chutes" && g.expected === "trusted") Object.assign(g, { expected: "suspect", why: /a later probe \(run \d+, .*\) found it differs/ });
     await check(first);
-  }, 240_000);
+  });
 
   it("the view drops Parasail: what follows within the grace is suspect, with the row's reasons", async () => {
     await updateView(opened.db, slug, { query: "xp=deepinfra,parasail/int4&xdiff=false" });
@@ -139,7 +139,7 @@ describe.each(engines)("provenance of a pipeline's generations on the $name engi
     }
     await importUsage(opened.db, "day-2.jsonl", second.map((g) => g.line).join("\n"));
     await check([...first, ...second]);
-  }, 240_000);
+  });
 
   it("a second import of the same records changes nothing", async () => {
     const before = await classes();
