@@ -20,7 +20,6 @@ test.describe("alerts: events", () => {
   });
 
   test("turn alerts on for a saved view, change the replica, Poll now: the unread count, the notification and the feed", async ({ page, request }) => {
-    test.setTimeout(120_000);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`/models/${KIMI}`);
     await page.getByLabel("View name").fill("Alerts walk-through");

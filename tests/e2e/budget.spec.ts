@@ -149,7 +149,6 @@ test.describe("data budget calculator", () => {
   });
 
   test("the calculator starts from the stored budget; a budget typed there is a what-if kept in the link", async ({ page }) => {
-    test.slow(); // two saves on the spend page and four loads of the model page
     await page.setViewportSize({ width: 1280, height: 900 });
     await saveStoredBudget(page, "250"); // put back by afterAll, also when this test fails
     await page.goto(KIMI_FULL_PRECISION);
@@ -229,7 +228,6 @@ test.describe("spend tracking and actual usage", () => {
   });
 
   test("the budget form says its real bounds and keeps what was typed; a $0 budget draws a clean chart", async ({ page, request }) => {
-    test.slow(); // five saves and a reload of the spend page
     await poll(request);
     await poll(request);
     await page.setViewportSize({ width: 1280, height: 900 });

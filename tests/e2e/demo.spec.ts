@@ -99,7 +99,7 @@ async function changesAtLatestPoll(url: string) {
 test.skip(E2E_ENGINE === "postgres", "the demo always runs on the embedded engine: the embedded pass runs it");
 
 test("npm run demo: two presses of Poll now bring the seeded view's first alert; a restart continues the drift", async ({ browser }) => {
-  test.setTimeout(900_000); // the first start generates a month of history and runs a probe: minutes on a busy machine
+  test.setTimeout(180_000); // the first start generates a month of history and runs a probe: 44 s in a CI run
   demo = await startDemo(dataDir);
   expect(demo.logs()).toContain(`has its alerts on`);
 

@@ -10,7 +10,6 @@ import { freePort } from "./secured-server";
 // variables are wrong and why, one line each (each message is pinned in tests/unit/env.test.ts).
 
 test("a server started with bad settings names each bad variable at start", async () => {
-  test.setTimeout(60_000);
   const port = await freePort();
   const folder = mkdtempSync(path.join(tmpdir(), "routeboard-env-"));
   let log = "";

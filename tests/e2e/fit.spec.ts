@@ -55,7 +55,6 @@ test.describe("a table and a page that fit", () => {
   });
 
   test("at 1280 px the default columns fit with every figure whole; the chosen columns live in the link, a reload and a teammate's copy", async ({ page, browser }) => {
-    test.setTimeout(300_000); // two browsers and several reloads, on a shared machine
     await page.setViewportSize(DESKTOP);
     await page.goto(MODEL_PAGE);
     const table = page.getByRole("table", { name: "Providers" });
@@ -124,7 +123,6 @@ test.describe("a table and a page that fit", () => {
   });
 
   test("at 390 px each provider is a card with its verdict, quantization, prices, uptime and actions", async ({ page }) => {
-    test.setTimeout(180_000);
     await page.setViewportSize(PHONE);
     await page.goto(`${MODEL_PAGE}?xq=int4,fp4,mxfp4,nvfp4`);
     await expect(page.getByRole("table", { name: "Providers" })).toBeHidden();
@@ -192,7 +190,6 @@ test.describe("a table and a page that fit", () => {
   }
 
   test("a saved view's short link is absolute with a copy button, and the page it opens names the view, who saved it and when", async ({ page, browser, baseURL }) => {
-    test.setTimeout(180_000);
     await page.setViewportSize(DESKTOP);
     await page.goto(`${MODEL_PAGE}?xq=int4,fp4,mxfp4,nvfp4&cols=quantization,outputPricePerM,uptime1d`);
     await page.getByLabel("View name").fill("Full precision, narrow table");
@@ -276,7 +273,6 @@ test.describe("a table and a page that fit", () => {
   });
 
   test("with sign-in on, a saved view records the signed-in account as its author", async ({ browser }) => {
-    test.setTimeout(240_000); // a second server of its own, started and stopped here
     const server = await startSecuredServer();
     try {
       const context = await browser.newContext({ baseURL: server.url, viewport: DESKTOP, httpCredentials: { username: BASIC_USER, password: BASIC_PASSWORD } });

@@ -48,7 +48,6 @@ test.describe("home page dashboard", () => {
   test.afterAll(async ({ request }) => replicaControl(request, "reset"));
 
   test("per view: included, cheapest and worst uptime agree with the model page; changes, last poll and spend", async ({ page, request }) => {
-    test.setTimeout(180_000); // a dozen page loads and four polls, on a machine that may be busy
     await poll(request);
     // A change for the last day's count: Together starts reporting fp8.
     await replicaControl(request, "patch", { model: KIMI, tag: "together", set: { quantization: "fp8" } });
@@ -148,7 +147,6 @@ test.describe("home page dashboard", () => {
   });
 
   test("with the demo's drift on, Poll now brings a change to the change log", async ({ page, request }) => {
-    test.setTimeout(120_000);
     expect((await request.post(`${REPLICA_URL}/__replica/drift`, { data: { seed: 1 } })).ok()).toBe(true);
     await poll(request); // takes up whatever differs from the last test's data, and the first drift step
     await page.setViewportSize({ width: 1280, height: 900 });

@@ -45,7 +45,6 @@ test.describe("keyboard", () => {
   });
 
   test('"exclude 4-bit and Fireworks, uptime ≥ 95%" with the keyboard only', async ({ page }) => {
-    test.setTimeout(180_000); // up to a hundred key presses, each a round trip to the browser
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(MODEL_PAGE);
     await expect(page.getByTestId("summary")).toHaveText("10 of 11 providers included"); // BaseTen is degraded
@@ -178,7 +177,6 @@ test.describe("keyboard", () => {
 
   for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
     test(`after a rule change, saving "record known" keeps the page where it was and gives the focus back to the row's button (${viewport.width} px)`, async ({ page, request }) => {
-      test.setTimeout(120_000);
       await page.setViewportSize(viewport);
       await page.goto(MODEL_PAGE);
       await expect(page.getByTestId("summary")).toHaveText("10 of 11 providers included");

@@ -36,7 +36,7 @@ test.describe("the model page follows new polls", () => {
   test.beforeEach(async ({ request }) => replicaControl(request, "reset"));
 
   test("after Poll now and after a poll it did not ask for, every part shows the new snapshot without a reload", async ({ page, request }) => {
-    test.setTimeout(180_000); // two polls, a watch round and chart hovers, on a busy machine
+    test.setTimeout(100_000); // two polls, a watch round and chart hovers: 31 s in a CI run
     await poll(request);
     await page.goto(`/models/${KIMI}`);
     // Set on this document: a reload would lose it.

@@ -35,7 +35,6 @@ const cronPoll = async () => {
 const anonymous = (url: string) => fetch(url, { redirect: "manual" });
 
 test("a private feed link opens the view's feed without credentials; revoked, it stops", async ({ browser }) => {
-  test.setTimeout(240_000);
   // A saved view with alerts on, and one event that quotes a provider name with markup in it.
   await cronPoll();
   const viewResponse = await fetch(`${server.url}/api/views`, {

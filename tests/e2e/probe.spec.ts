@@ -69,7 +69,7 @@ test.describe("fidelity probe", () => {
   });
 
   test("run a probe from the page: estimate, progress, verdicts with reasons; a second run is cancelled", async ({ page, request }) => {
-    test.setTimeout(300_000);
+    test.setTimeout(150_000); // a whole probe run from the page: 43 s in a CI run
     await page.goto(`/models/${KIMI}#fidelity`);
     const section = page.getByRole("region", { name: "Fidelity" });
     await expect(section.getByLabel("Reference endpoint")).toHaveValue("moonshotai/int4");
@@ -163,7 +163,7 @@ test.describe("fidelity probe", () => {
   });
 
   test("the team's prompts: a bad JSONL file is refused line by line and stores nothing; a good one is picked and the run uses it", async ({ page, request }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(75_000); // 21 s in a CI run
     await page.setViewportSize({ width: 1280, height: 900 });
     const setsBefore = (await (await request.get("/api/probes/prompt-sets")).json()).sets;
     expect(setsBefore[0]).toMatchObject({ id: "builtin", name: "Built-in", prompts: 41 });

@@ -29,7 +29,7 @@ test.afterAll(async () => {
 });
 
 test("the server killed mid-poll and restarted: no half snapshot, the last good one shown, polling resumes", async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(75_000); // a server killed and started again: 21 s in a CI run
   const settings = { ...database.env, BASIC_AUTH: "", POLL_LEASE_SECONDS: "3" };
   const first = await startSecuredServer(settings);
   servers.push(first);
@@ -73,7 +73,7 @@ test("the server killed mid-poll and restarted: no half snapshot, the last good 
 });
 
 test("OpenRouter unreachable (connection refused): the poll fails with the reason, the page shows the last good data as stale", async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(90_000); // 28 s in a CI run
   const own = await freshDatabase("refused");
   try {
     const first = await startSecuredServer({ ...own.env, BASIC_AUTH: "" });

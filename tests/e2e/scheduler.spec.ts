@@ -48,7 +48,6 @@ const api = async (path: string, init: { method?: string; data?: unknown } = {})
 const polled = () => server.replica.state.endpointCalls[KIMI] ?? 0;
 
 test("with POLL_INTERVAL_SECONDS set the server polls by itself, and a polled price change is one signed webhook", async () => {
-  test.setTimeout(90_000);
   // Polls by itself: the replica is asked again and again, and health says the scheduler ran them.
   await until("three scheduled polls", () => polled() >= 3, 20_000);
   const health = await api("/api/health");
@@ -92,7 +91,7 @@ test("with POLL_INTERVAL_SECONDS set the server polls by itself, and a polled pr
 test("killed (SIGKILL) while the receiver hangs on a delivery, the restarted server delivers that event id once", async () => {
   // The sender's claim on a delivery lasts 60 s (lib/alerts/sender.ts): the restarted server sends
   // it again once the dead process's claim has expired, and not before.
-  test.setTimeout(240_000);
+  test.setTimeout(180_000); // a SIGKILL, a hanging receiver and a restart: 60 s in a CI run
   expect(secret).not.toBe(""); // the test above set up the view and the channel
   receiver.answer = () => "hang";
   await patchReplica(server.replica.url, {
