@@ -70,6 +70,7 @@ test.describe("provenance", () => {
   });
 
   test("records that kept only their generation ids await lookup, then the running job looks them up", async ({ page, request }) => {
+    test.setTimeout(120_000); // the lookup job's rounds: 39 s in a CI run
     await replicaControl(request, "reset");
     await poll(request);
     const view = await request.post("/api/views", { data: { name: "Id-only pipeline", modelId: "moonshotai/kimi-k2.5", query: "xp=deepinfra" } });
