@@ -55,7 +55,7 @@ try {
       console.log(`[compare] round ${round}/${rounds}, ${label}: NODE_OPTIONS="${flags}"`);
       const run = spawnSync(
         path.resolve("node_modules/.bin/tsx"),
-        ["--conditions=react-server", "scripts/load.ts", ...positionals, "--server-node-options", flags, "--json", json],
+        ["--conditions=react-server", "scripts/load.ts", ...positionals, `--server-node-options=${flags}`, "--json", json],
         { stdio: ["ignore", "ignore", "inherit"] },
       );
       if (run.status !== 0) {
