@@ -67,8 +67,8 @@ describe("the load tool's memory samples", () => {
 
   it("starts the server with npm start's heap limits, and any NODE_OPTIONS already set after them", () => {
     const start = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts.start;
-    expect(start).toContain("--max-old-space-size=192 --max-semi-space-size=2");
-    expect(serverNodeOptions({})).toBe("--max-old-space-size=192 --max-semi-space-size=2");
-    expect(serverNodeOptions({ NODE_OPTIONS: "--max-old-space-size=512" })).toBe("--max-old-space-size=192 --max-semi-space-size=2 --max-old-space-size=512");
+    expect(start).toContain("--max-old-space-size=192 --max-semi-space-size=8");
+    expect(serverNodeOptions({})).toBe("--max-old-space-size=192 --max-semi-space-size=8");
+    expect(serverNodeOptions({ NODE_OPTIONS: "--max-old-space-size=512" })).toBe("--max-old-space-size=192 --max-semi-space-size=8 --max-old-space-size=512");
   });
 });
