@@ -232,7 +232,7 @@ export const DETECTABLE_SPREAD_CONFIDENCE = 0.9;
  * given power (80% by default): at that divergence the lower 95% bound clears Δ in that share of runs.
  *
  * Three things make the naive Δ + (t_{0.975} + z_{0.8})·se claim false (tests/unit/probe-power.test.ts
- * measured 22-57% power for it): the run's se is itself an estimate from n prompts (its low draws
+ * measured 24-60% power for it): the run's se is itself an estimate from n prompts (its low draws
  * make the claim too small), the t-quantile for power needs n − 1 degrees of freedom too, and the
  * spread of per-prompt KL grows with the divergence (prompts differ in how much a changed model
  * moves them), so at a larger divergence the se is larger than this run's. Hence:

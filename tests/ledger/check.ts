@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { LedgerRecord, RunSummaryRecord } from "./ledger";
+import { readLedger, type LedgerRecord, type RunSummaryRecord } from "./ledger";
 import { closingLines, completenessProblems, serverHalfProblems } from "./verdict";
 
 // Run by `.ci/run` after `npm test`: fails unless both halves of the tests (embedded engine and
@@ -13,10 +13,7 @@ if (!dir) throw new Error("usage: tsx tests/ledger/check.ts <ledger folder>");
 
 let records: LedgerRecord[] = [];
 try {
-  records = readFileSync(path.join(dir, "ledger.jsonl"), "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as LedgerRecord);
+  records = readLedger(dir);
 } catch {
   console.error(`No test ledger in ${dir}: the test suites wrote nothing.`);
   process.exit(1);

@@ -1,4 +1,4 @@
-import { appendFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 // The test ledger: what really ran against the PostgreSQL server, written by the tests
@@ -35,6 +35,14 @@ export type LedgerRecord = ScratchDatabaseRecord | RunSummaryRecord | TestTimesR
 
 export function ledgerDir(): string | null {
   return process.env[LEDGER_ENV] || null;
+}
+
+/** Every record in a ledger folder; throws when the folder has none. */
+export function readLedger(dir: string): LedgerRecord[] {
+  return readFileSync(path.join(dir, "ledger.jsonl"), "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as LedgerRecord);
 }
 
 export function writeLedger(record: LedgerRecord): void {

@@ -11,9 +11,11 @@ export default class LedgerReporter implements Reporter {
     // With retries at 0 every test ends once; a retried test would count each attempt.
     const file = path.relative(process.cwd(), test.location.file);
     const counts = (this.files[file] ??= { passed: 0, failed: 0, skipped: 0 });
-    // The timeout the test ran under (test.setTimeout and test.slow() included).
-    if (result.status === "passed") this.times.push({ file, name: test.titlePath().slice(1).join(" › "), durationMs: result.duration, timeoutMs: test.timeout });
-    if (result.status === "passed") counts.passed++;
+    if (result.status === "passed") {
+      counts.passed++;
+      // The timeout the test ran under (test.setTimeout and test.slow() included).
+      this.times.push({ file, name: test.titlePath().slice(1).join(" › "), durationMs: result.duration, timeoutMs: test.timeout });
+    }
     else if (result.status === "skipped") counts.skipped++;
     else counts.failed++;
   }
