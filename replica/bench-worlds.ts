@@ -62,10 +62,10 @@ export function benchEndpoints(): {
 }
 
 /** One run over all 11 of Kimi K2.5's recorded endpoints, as the replica serves them (the reference and 10 others). */
-export function kimiDefaultRun(prompts: ProbePrompt[], settings: ProbeModelSettings): { endpoints: number; requests: number; costUsd: string; spanMs: number; results: EndpointResult[] } {
+export function kimiDefaultRun(prompts: ProbePrompt[], settings: ProbeModelSettings): { endpoints: number; requests: number; skipped: number; costUsd: string; spanMs: number; results: EndpointResult[] } {
   const all = kimiK25.providers.map((p) => ({ ...planEndpoint(p), supportsLogprobs: chatBehaviour(p.tag).logprobs }));
   const reference = all.find((e) => e.tag === "moonshotai/int4") as PlanEndpoint;
   const endpoints = all.filter((e) => e !== reference);
   const out = runProbeInProcess({ modelId: "moonshotai/kimi-k2.5", prompts, reference, endpoints, state: freshChatState(), seed: 1, deltaNats: settings.deltaNats, sampler: settings.sampler });
-  return { endpoints: endpoints.length, requests: out.requests, costUsd: new Decimal(out.costUsd).toFixed(4), spanMs: out.spanMs, results: out.results };
+  return { endpoints: endpoints.length, requests: out.requests, skipped: out.skipped, costUsd: new Decimal(out.costUsd).toFixed(4), spanMs: out.spanMs, results: out.results };
 }

@@ -4,14 +4,16 @@ import { answerRecord } from "../lib/probe/answer-record";
 import { chatRequestFor, orderForSending, planProbe, requestSeed, type PlanEndpoint } from "../lib/probe/plan";
 import type { ProbePrompt } from "../lib/probe/prompts";
 import { seededRandom } from "../lib/probe/random";
-import { computeResults, type AnswerRow, type EndpointResult } from "../lib/probe/results";
+import { computeResults, decidedByLook, type AnswerRow, type EndpointResult, type RunFacts } from "../lib/probe/results";
+import { orderInWaves, sequentialDesign, skipAfterLook, waveOf } from "../lib/probe/sequential";
 import type { SamplerSettings } from "../lib/probe/settings";
 import { completeChat, type ChatModel, type ChatState } from "./chat";
 
 // A whole probe run in process: the probe's own planner, request bodies, sending order, answer
 // reading and analysis (lib/probe), against the replica's chat completions called as a function
-// (completeChat, what its HTTP handler wraps). What the bench and the error-rate tests measure is
-// therefore what a real run does, without the database, HTTP or a worker in between.
+// (completeChat, what its HTTP handler wraps), with the runner's sequential design: waves in order,
+// a look after each, decided endpoints' later requests not sent. What the bench and the error-rate
+// tests measure is therefore what a real run does, without the database, HTTP or a worker between.
 
 export interface HarnessRun {
   modelId: string;
@@ -32,7 +34,9 @@ export interface HarnessRun {
 export interface HarnessOutcome {
   results: EndpointResult[];
   answers: AnswerRow[];
+  /** Requests sent; `skipped` were planned but not sent (decided at an early look). */
   requests: number;
+  skipped: number;
   costUsd: Decimal;
   /** Simulated wall time of the run (ms), from the first send to the last. */
   spanMs: number;
@@ -46,7 +50,12 @@ export function runProbeInProcess(run: HarnessRun): HarnessOutcome {
   const counters = run.state.counters;
   run.state.counters = new Proxy(counters, { get: (target, key: string) => (key in target ? target[key] : offset) });
   const plan = planProbe(run.prompts, run.reference, run.endpoints);
-  const ordered = orderForSending(plan.requests, run.seed);
+  const design = sequentialDesign(run.prompts.length, run.seed);
+  const ordered = orderInWaves(plan.requests, design, orderForSending, run.seed);
+  const facts: RunFacts = { id: run.seed, referenceTag: run.reference.tag, referenceProvider: run.reference.provider, endpoints: plan.endpoints, promptCount: run.prompts.length, deltaNats: run.deltaNats, design };
+  let skip: (r: { tag: string; role: string; method: string }) => boolean = () => false;
+  let wave = 0;
+  let sent = 0;
   const gaps = seededRandom(run.seed ^ 0x5bd1e995);
   const start = run.startMs ?? 1_764_700_000_000;
   const meanGap = run.meanGapMs ?? 40;
@@ -54,6 +63,14 @@ export function runProbeInProcess(run: HarnessRun): HarnessOutcome {
   let cost = new Decimal(0);
   const answers: AnswerRow[] = [];
   for (const r of ordered) {
+    const w = waveOf(design, r.promptIndex);
+    // A wave settled: the runner's look (every request of a wave is answered before the next is sent).
+    while (wave < w) {
+      if (wave < design.alphas.length - 1) skip = skipAfterLook(plan.endpoints, run.reference.tag, decidedByLook({ ...facts, design }, answers, wave));
+      wave++;
+    }
+    if (skip(r)) continue;
+    sent++;
     now += -Math.log(1 - gaps()) * meanGap;
     const seed = requestSeed(run.seed, r);
     const body = chatRequestFor(run.modelId, run.prompts[r.promptIndex].messages, { tag: r.tag, method: r.method, maxTokens: r.maxTokens, seed }, run.sampler);
@@ -80,9 +97,6 @@ export function runProbeInProcess(run: HarnessRun): HarnessOutcome {
       cachedTokens: record.cachedTokens,
     });
   }
-  const results = computeResults(
-    { id: run.seed, referenceTag: run.reference.tag, referenceProvider: run.reference.provider, endpoints: plan.endpoints, promptCount: run.prompts.length, deltaNats: run.deltaNats },
-    answers,
-  );
-  return { results, answers, requests: ordered.length, costUsd: cost, spanMs: now - start };
+  const results = computeResults(facts, answers);
+  return { results, answers, requests: sent, skipped: ordered.length - sent, costUsd: cost, spanMs: now - start };
 }

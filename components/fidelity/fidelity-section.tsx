@@ -204,6 +204,7 @@ function RunPanel({ run, onCancel, cancelling }: { run: RunWithResults; onCancel
           </p>
           <p className="text-slate-600">
             <span data-testid="probe-progress">{run.progress.done} of {run.progress.total} requests</span>
+            {run.progress.skipped > 0 && <span data-testid="probe-skipped"> ({run.progress.skipped} not needed: decided early)</span>}
             {" · "}
             <span data-testid="probe-cost">${run.costUsd} spent</span> of the ${run.maxCostUsd} cap (estimate ${run.estimateUsd})
             {run.finishedAt && <> · finished {formatUtc(run.finishedAt)}</>}
@@ -244,6 +245,7 @@ function RunPanel({ run, onCancel, cancelling }: { run: RunWithResults; onCancel
                   <td data-label="Requests · cost" className="py-1.5 pr-3 whitespace-nowrap">
                     {e.done} / {e.total}
                     {e.errors > 0 && <span className="text-red-700"> ({e.errors} failed)</span>}
+                    {e.skipped > 0 && <span className="text-slate-600"> ({e.skipped} not sent)</span>}
                     {r && <span className="block font-mono text-xs text-slate-600">${r.costUsd}</span>}
                   </td>
                   <DivergenceCells result={r ?? null} />
@@ -262,14 +264,19 @@ function RunPanel({ run, onCancel, cancelling }: { run: RunWithResults; onCancel
   );
 }
 
+/** An interval's two-sided level: "99.8%", "96%". */
+function level(confidence: number): string {
+  return `${(100 * confidence).toFixed(1).replace(/\.0$/, "")}%`;
+}
+
 function num(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "—";
   return Math.abs(value) >= 0.001 || value === 0 ? value.toFixed(3) : value.toExponential(1);
 }
 
 /**
- * The divergence, in one cell of three lines so the reason keeps room beside it: KL with its 95%
- * interval; the A/A value beside Δ and the smallest divergence the run would detect; TV with its
+ * The divergence, in one cell of three lines so the reason keeps room beside it: KL with its
+ * interval (95%, or the level of the sequential look that decided it); the A/A value beside Δ and the smallest divergence the run would detect; TV with its
  * A/A, top-1 agreement, and positions over prompts. Old runs show their old numbers.
  */
 function DivergenceCells({ result }: { result: ResultView | null }) {
@@ -283,6 +290,7 @@ function DivergenceCells({ result }: { result: ResultView | null }) {
     <td data-label="Divergence" className="py-1.5 pr-3 whitespace-nowrap font-mono text-xs leading-5">
       <span className="block">
         KL <span data-testid="probe-kl">{num(d.klNats.estimate)} [{num(d.klNats.low)}, {num(d.klNats.high)}]</span> nats/token
+        {d.confidence !== 0.95 && <span className="text-slate-600"> ({level(d.confidence)})</span>}
       </span>
       <span className="block text-slate-600">
         A/A {num(d.aaKlNats.estimate)} · Δ {num(d.deltaNats)} · {Number.isFinite(d.detectableNats) ? `80% power at ≥ ${num(d.detectableNats)}` : "too noisy to promise power"}
@@ -292,6 +300,7 @@ function DivergenceCells({ result }: { result: ResultView | null }) {
       </span>
       <span className="block text-slate-600">
         {d.positions} positions / {result.promptsCompared} prompts
+        {d.look && d.look.at < d.look.of && <span data-testid="probe-look"> · decided at look {d.look.at} of {d.look.of}</span>}
       </span>
       {d.logprobs.endpoint !== "raw" && <span className="block text-slate-500">logprobs {d.logprobs.endpoint}</span>}
     </td>

@@ -137,7 +137,7 @@ export function ProbeMargin({ basePath, latestUpperBounds = [] }: { basePath: st
       )}
       {unresolvable && lowestUpper !== null && (
         <p role="status" data-testid="probe-margin-unresolvable" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950">
-          At Δ {typedDelta}, no endpoint of the latest run would have been certified: the lowest upper end of its 95% intervals was{" "}
+          At Δ {typedDelta}, no endpoint of the latest run would have been certified: the lowest upper end of their intervals was{" "}
           {lowestUpper.toExponential(1)} nats/token. A margin this small needs a larger run (more prompts) to tell anything.
         </p>
       )}

@@ -195,7 +195,7 @@ export interface OverPrompts extends Interval {
   se: number;
 }
 
-/** The mean of per-prompt values with its two-sided 95% t-interval (prompts as units). */
+/** The mean of per-prompt values with its two-sided t-interval (95% unless asked; prompts as units). */
 export function intervalOverPrompts(values: number[], confidence = 0.95): OverPrompts {
   const n = values.length;
   const estimate = mean(values);
@@ -229,7 +229,8 @@ export const DETECTABLE_SPREAD_CONFIDENCE = 0.9;
 
 /**
  * The smallest true divergence that a run like this one would call `differs` with at least the
- * given power (80% by default): at that divergence the lower 95% bound clears Δ in that share of runs.
+ * given power (80% by default): at that divergence the lower bound of the run's interval (95% unless
+ * asked; a sequential run's last look uses its own level) clears Δ in that share of runs.
  *
  * Three things make the naive Δ + (t_{0.975} + z_{0.8})·se claim false (tests/unit/probe-power.test.ts
  * measured 24-60% power for it): the run's se is itself an estimate from n prompts (its low draws
@@ -246,12 +247,12 @@ export const DETECTABLE_SPREAD_CONFIDENCE = 0.9;
  * What it does not claim: power against a divergence whose per-prompt spread grows faster than
  * its mean (a few prompts moved a lot), nor at another prompt set or sample size.
  */
-export function detectableDivergence(deltaNats: number, o: Pick<OverPrompts, "n" | "se" | "estimate">, power = 0.8): number {
+export function detectableDivergence(deltaNats: number, o: Pick<OverPrompts, "n" | "se" | "estimate">, power = 0.8, confidence = 0.95): number {
   if (o.n < 3 || !Number.isFinite(o.se)) return Infinity;
   const df = o.n - 1;
   const chi = chiSquareQuantile(1 - DETECTABLE_SPREAD_CONFIDENCE, df);
   if (!(chi > 0)) return Infinity;
-  const k = tQuantile(0.975, df) + tQuantile(power, df);
+  const k = tQuantile(1 - (1 - confidence) / 2, df) + tQuantile(power, df);
   const margin = k * o.se * Math.sqrt(df / chi);
   if (!(o.estimate > 0 && margin < o.estimate)) return Infinity;
   return Math.max(deltaNats + margin, deltaNats / (1 - margin / o.estimate));

@@ -2,6 +2,7 @@ import Decimal from "decimal.js";
 import { probeMethod } from "./methods";
 import type { MethodAnswer } from "./methods/types";
 import type { PlannedEndpoint } from "./plan";
+import { waveOf, type SequentialDesign } from "./sequential";
 import { DEFAULT_VERDICT_OPTIONS, decideVerdicts, type EndpointEvidence, type EndpointVerdict } from "./verdicts";
 
 // From a run's stored answers to each endpoint's verdict. Pure: the runner stores what it returns.
@@ -25,6 +26,8 @@ export interface RunFacts {
   promptCount: number;
   /** The margin, nats/token of KL. */
   deltaNats: number;
+  /** The run's sequential design (lib/probe/sequential.ts); absent or null: one look at 95%. */
+  design?: SequentialDesign | null;
 }
 
 export interface EndpointResult extends EndpointVerdict {
@@ -33,7 +36,73 @@ export interface EndpointResult extends EndpointVerdict {
   costUsd: Decimal;
 }
 
+/**
+ * A verdict that ends an endpoint's run at an early look: its interval cleared Δ, or an answer
+ * already showed it serves another prompt format or another provider (more answers cannot undo that).
+ */
+const decisive = (verdict: string) => verdict === "equivalent" || verdict === "differs" || verdict === "prompt-format" || verdict === "not-pinned";
+
+/**
+ * Every endpoint's result. A sequential run is read look by look, as the runner read it: at look j
+ * only the prompts of waves 0..j count, at that look's level; an endpoint whose verdict there is
+ * decisive keeps it (its later requests were never sent), the rest go on to the
+ * next look, and the last look decides them all.
+ */
 export function computeResults(run: RunFacts, answers: AnswerRow[]): EndpointResult[] {
+  const design = run.design ?? null;
+  const looks = design?.alphas.length ?? 1;
+  if (!design || looks === 1) return resultsOnPrompts(run, answers, { confidence: 1 - (design?.alphas[0] ?? 0.05), promptsPlanned: run.promptCount, look: null });
+  return resultsByLook(run, answers, design, looks - 1).results;
+}
+
+/**
+ * The endpoints decided at the interim looks 0..lastLook (0-based) of a sequential run, with the
+ * look that decided each: what the runner asks after each wave, to stop sending their requests.
+ */
+export function decidedByLook(run: RunFacts & { design: SequentialDesign }, answers: AnswerRow[], lastLook: number): Map<string, number> {
+  const interim = Math.min(lastLook, run.design.alphas.length - 2);
+  return interim < 0 ? new Map() : resultsByLook(run, answers, run.design, interim).decidedAt;
+}
+
+function resultsByLook(run: RunFacts, answers: AnswerRow[], design: SequentialDesign, lastLook: number) {
+  const looks = design.alphas.length;
+  const chosen = new Map<string, EndpointResult>();
+  const decidedAt = new Map<string, number>();
+  let latest: EndpointResult[] = [];
+  for (let j = 0; j <= lastLook; j++) {
+    const inLook = (promptIndex: number) => waveOf(design, promptIndex) <= j;
+    const promptsPlanned = design.waveOfPrompt.filter((w) => w <= j).length;
+    latest = resultsOnPrompts(
+      run,
+      answers.filter((a) => inLook(a.promptIndex)),
+      { confidence: 1 - design.alphas[j], promptsPlanned, look: { at: j + 1, of: looks, prompts: promptsPlanned } },
+    );
+    for (const r of latest) {
+      if (chosen.has(r.tag)) continue;
+      if (j === looks - 1) chosen.set(r.tag, r);
+      else if (decisive(r.verdict)) {
+        decidedAt.set(r.tag, j);
+        chosen.set(r.tag, { ...r, reason: `decided early, at look ${j + 1} of ${looks} (${promptsPlanned} of ${run.promptCount} prompts; its later requests were not sent): ${r.reason}` });
+      }
+    }
+  }
+  // What each endpoint cost and who served it: over all its answers, whatever look decided it.
+  const extras = new Map(latest.map((r) => [r.tag, { provider: r.provider, servedBy: r.servedBy, costUsd: r.costUsd }]));
+  const all = resultsOnPrompts(run, answers, { confidence: 1 - design.alphas[looks - 1], promptsPlanned: run.promptCount, look: null });
+  for (const r of all) extras.set(r.tag, { provider: r.provider, servedBy: r.servedBy, costUsd: r.costUsd });
+  const results = latest.map((r) => ({ ...(chosen.get(r.tag) ?? r), ...extras.get(r.tag) }));
+  return { results, decidedAt };
+}
+
+interface LookSettings {
+  /** Two-sided level of the intervals. */
+  confidence: number;
+  /** Prompts planned up to this look (the share-compared gate counts against it). */
+  promptsPlanned: number;
+  look: { at: number; of: number; prompts: number } | null;
+}
+
+function resultsOnPrompts(run: RunFacts, answers: AnswerRow[], settings: LookSettings): EndpointResult[] {
   const providerOf = new Map(run.endpoints.map((e) => [e.tag, e.provider]));
   providerOf.set(run.referenceTag, run.referenceProvider);
   // Only answers served by the pinned provider, without reasoning in them, are ever compared.
@@ -70,21 +139,23 @@ export function computeResults(run: RunFacts, answers: AnswerRow[]): EndpointRes
       test = method.compare({
         runId: run.id,
         deltaNats: run.deltaNats,
+        confidence: settings.confidence,
         reference: [...of(run.referenceTag, "reference", method.name), ...of(run.referenceTag, "reference-repeat", method.name)],
         endpoint: of(endpoint.tag, "endpoint", method.name),
       });
     }
+    if (test?.divergence) test = { ...test, divergence: { ...test.divergence, look: settings.look } };
     evidence.push({
       tag: endpoint.tag,
       isReference,
       servedByOthers,
       promptTokenMismatches: mismatches,
       promptTokensCompared: compared,
-      promptsPlanned: run.promptCount,
+      promptsPlanned: settings.promptsPlanned,
       method: isReference || !endpoint.method ? null : (endpoint.method as EndpointEvidence["method"]),
       test,
     });
   }
-  const verdicts = decideVerdicts(evidence, { ...DEFAULT_VERDICT_OPTIONS, minPrompts: Math.min(DEFAULT_VERDICT_OPTIONS.minPrompts, run.promptCount) });
+  const verdicts = decideVerdicts(evidence, { ...DEFAULT_VERDICT_OPTIONS, minPrompts: Math.min(DEFAULT_VERDICT_OPTIONS.minPrompts, settings.promptsPlanned) });
   return verdicts.map((v, i) => ({ ...v, ...extras[i] }));
 }

@@ -9,7 +9,8 @@ import type { DivergenceEvidence } from "./methods/types";
 import { chatRequestFor, type PlannedEndpoint } from "./plan";
 import { promptsOfRun } from "./prompt-sets";
 import { answerRecord } from "./answer-record";
-import { computeResults } from "./results";
+import { computeResults, decidedByLook, type AnswerRow, type RunFacts } from "./results";
+import { designOfRun, skipAfterLook, waveOf } from "./sequential";
 import { DEFAULT_DELTA_NATS, samplerOfRun } from "./settings";
 import { provenanceFactsChanged } from "../provenance/hooks";
 
@@ -72,6 +73,9 @@ async function renewLease(db: Db, runId: number, lease: Date, leaseSeconds: numb
 interface PendingRequest {
   id: number;
   tag: string;
+  role: string;
+  /** Its prompt's wave in a sequential run (lib/probe/sequential.ts); 0 otherwise. */
+  wave: number;
   method: string;
   promptIndex: number;
   maxTokens: number;
@@ -90,13 +94,17 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
   const plan = run.plan as unknown as PlannedEndpoint[];
   const sampler = samplerOfRun(run);
   const providerOf = new Map(plan.map((e) => [e.tag, e.provider]));
+  const design = designOfRun(run.design);
+  const looks = design?.alphas.length ?? 1;
   const pending: PendingRequest[] = (
     await db.probeRequest.findMany({ where: { runId, status: "pending" }, orderBy: { id: "asc" } })
-  ).map((r) => ({ ...r, worstCaseUsd: new Decimal(r.worstCaseUsd.toString()), notBefore: r.notBefore?.getTime() ?? 0 }));
+  ).map((r) => ({ ...r, wave: waveOf(design, r.promptIndex), worstCaseUsd: new Decimal(r.worstCaseUsd.toString()), notBefore: r.notBefore?.getTime() ?? 0 }));
+  /** Interim looks taken by this worker (a resumed run takes again those of the waves already settled: same answers, same decisions). */
+  let looked = 0;
 
   const cap = new Decimal(run.maxCostUsd.toString());
   let spent = new Decimal(run.costUsd.toString()).plus(run.uncertainUsd.toString());
-  const inFlight = new Map<number, { provider: string; worstCase: Decimal; done: Promise<void> }>();
+  const inFlight = new Map<number, { provider: string; wave: number; worstCase: Decimal; done: Promise<void> }>();
   const pausedUntil = new Map<string, number>();
   let currentLease: Date | null = lease;
   let leaseRenewedAt = Date.now();
@@ -108,6 +116,24 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
   const providerKey = (tag: string) => providerOf.get(tag) ?? tag;
   const activeFor = (provider: string) => [...inFlight.values()].filter((f) => f.provider === provider).length;
   const reserved = () => [...inFlight.values()].reduce((s, f) => s.plus(f.worstCase), new Decimal(0));
+  /** The first wave with a request not yet settled (pending or in flight); Infinity when none is left. */
+  const openWave = () => Math.min(...pending.map((r) => r.wave), ...[...inFlight.values()].map((f) => f.wave));
+
+  /**
+   * Look j of a sequential run, once waves 0..j are settled: the endpoints whose interval clears Δ
+   * there are decided, and their later requests are marked skipped and never sent; the reference's
+   * requests of a method go too when every endpoint compared by that method is decided.
+   */
+  async function look(j: number): Promise<void> {
+    const rows = await db.probeRequest.findMany({ where: { runId } });
+    const decided = decidedByLook({ ...runFacts(run), design: design! }, answerRows(rows), j);
+    if (decided.size === 0) return;
+    const skip = pending.filter(skipAfterLook(plan, run.referenceTag, decided));
+    if (skip.length === 0) return;
+    await db.probeRequest.updateMany({ where: { id: { in: skip.map((r) => r.id) }, status: "pending" }, data: { status: "skipped" } });
+    const skipped = new Set(skip.map((r) => r.id));
+    for (let i = pending.length - 1; i >= 0; i--) if (skipped.has(pending[i].id)) pending.splice(i, 1);
+  }
 
   /**
    * A write of what a request came to, retried while the database does not take it (about a minute
@@ -260,14 +286,26 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
       const row = await db.probeRun.findUnique({ where: { id: runId }, select: { cancelRequested: true } }).catch(() => null);
       if (row?.cancelRequested) stopReason = { status: "cancelled", error: null };
     }
+    // A sequential run looks when a wave is settled, before the next wave is sent. A look the
+    // database did not answer is taken again on the next turn; nothing of the next wave goes first.
+    if (design && !stopReason && !leaseInDoubt && looked < Math.min(openWave(), looks - 1)) {
+      try {
+        await look(looked);
+        looked++;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      continue;
+    }
     if (stopReason || pending.length === 0 || leaseInDoubt) {
       if (inFlight.size === 0 && !leaseInDoubt) break;
       await Promise.race([new Promise((resolve) => setTimeout(resolve, 250)), ...[...inFlight.values()].map((f) => f.done)]);
       continue;
     }
-    const index = pending.findIndex((r) => r.notBefore <= now && (pausedUntil.get(providerKey(r.tag)) ?? 0) <= now && activeFor(providerKey(r.tag)) < concurrencyPerProvider);
+    const wave = openWave();
+    const index = pending.findIndex((r) => r.wave === wave && r.notBefore <= now && (pausedUntil.get(providerKey(r.tag)) ?? 0) <= now && activeFor(providerKey(r.tag)) < concurrencyPerProvider);
     if (index < 0) {
-      const wake = Math.min(...pending.map((r) => Math.max(r.notBefore, pausedUntil.get(providerKey(r.tag)) ?? 0)));
+      const wake = Math.min(...pending.filter((r) => r.wave === wave).map((r) => Math.max(r.notBefore, pausedUntil.get(providerKey(r.tag)) ?? 0)));
       const delay = Math.max(10, Math.min(200, wake - now));
       await Promise.race([new Promise((resolve) => setTimeout(resolve, delay)), ...[...inFlight.values()].map((f) => f.done)]);
       continue;
@@ -286,7 +324,7 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
     const done = send(next)
       .catch(() => undefined)
       .finally(() => inFlight.delete(next.id));
-    inFlight.set(next.id, { provider: providerKey(next.tag), worstCase: next.worstCaseUsd, done });
+    inFlight.set(next.id, { provider: providerKey(next.tag), wave: next.wave, worstCase: next.worstCaseUsd, done });
   }
   if (signal?.aborted) return abandon();
   return finishRun(db, runId, stopReason?.status ?? "done", stopReason?.error ?? null);
@@ -295,20 +333,8 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
 /** Computes and stores every endpoint's result, closes the run and frees the model for the next one. */
 export async function finishRun(db: Db, runId: number, status: "done" | "cancelled" | "failed", error: string | null): Promise<RunOutcome> {
   const run = await db.probeRun.findUniqueOrThrow({ where: { id: runId } });
-  const plan = run.plan as unknown as Array<PlannedEndpoint & { isReference?: boolean }>;
-  const reference = plan.find((e) => e.tag === run.referenceTag);
   const answers = await db.probeRequest.findMany({ where: { runId } });
-  const results = computeResults(
-    {
-      id: run.id,
-      referenceTag: run.referenceTag,
-      referenceProvider: reference?.provider ?? run.referenceTag,
-      endpoints: plan.filter((e) => e.tag !== run.referenceTag),
-      promptCount: run.promptCount,
-      deltaNats: run.deltaNats ?? DEFAULT_DELTA_NATS,
-    },
-    answers.map((a) => ({ ...a, costUsd: a.costUsd?.toString() ?? null })),
-  );
+  const results = computeResults(runFacts(run), answerRows(answers));
   const finite = (v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? null : v);
   await db.$transaction(async (tx) => {
     await tx.probeResult.deleteMany({ where: { runId } });
@@ -340,6 +366,27 @@ export async function finishRun(db: Db, runId: number, status: "done" | "cancell
   return status;
 }
 
+type RunRow = Awaited<ReturnType<Db["probeRun"]["findUniqueOrThrow"]>>;
+
+/** What the analysis needs of a run (lib/probe/results.ts). */
+function runFacts(run: RunRow): RunFacts {
+  const plan = run.plan as unknown as PlannedEndpoint[];
+  const reference = plan.find((e) => e.tag === run.referenceTag);
+  return {
+    id: run.id,
+    referenceTag: run.referenceTag,
+    referenceProvider: reference?.provider ?? run.referenceTag,
+    endpoints: plan.filter((e) => e.tag !== run.referenceTag),
+    promptCount: run.promptCount,
+    deltaNats: run.deltaNats ?? DEFAULT_DELTA_NATS,
+    design: designOfRun(run.design),
+  };
+}
+
+function answerRows(rows: Array<Omit<AnswerRow, "costUsd"> & { costUsd: Decimal.Value | { toString(): string } | null }>): AnswerRow[] {
+  return rows.map((a) => ({ ...a, costUsd: a.costUsd?.toString() ?? null }));
+}
+
 function divergenceColumns(d: DivergenceEvidence, finite: (v: number | null | undefined) => number | null) {
   return {
     deltaNats: d.deltaNats,
@@ -359,5 +406,9 @@ function divergenceColumns(d: DivergenceEvidence, finite: (v: number | null | un
     positions: d.positions,
     logprobsKind: d.logprobs,
     cachedTokens: d.cachedTokens,
+    confidence: d.confidence,
+    look: d.look?.at ?? null,
+    looks: d.look?.of ?? null,
+    lookPrompts: d.look?.prompts ?? null,
   };
 }

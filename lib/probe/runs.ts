@@ -8,6 +8,7 @@ import type { ProbeMethod } from "./methods";
 import type { DivergenceEvidence, LogprobsKind } from "./methods/types";
 import { DEFAULT_PLAN_SETTINGS, orderForSending, planProbe, requestSeed, type PlanEndpoint } from "./plan";
 import { hashString } from "./random";
+import { orderInWaves, sequentialDesign } from "./sequential";
 import { readProbeSettings } from "./model-settings";
 import { samplerOfRun, type SamplerSettings } from "./settings";
 import { resolvePromptSet } from "./prompt-sets";
@@ -134,9 +135,13 @@ export async function createProbeRun(db: Db, modelId: string, input: ProbeInput,
         },
       });
       await tx.probeActiveRun.create({ data: { modelId, runId: run.id } });
+      // The sequential design depends on the run's id (its seed), so it is stored right after.
+      const orderSeed = hashString(`${modelId}|${run.id}`);
+      const design = sequentialDesign(prompts.prompts.length, orderSeed);
+      await tx.probeRun.update({ where: { id: run.id }, data: { design: design as object } });
       await tx.probeRequest.createMany({
         // Inserted in sending order: the runner sends pending requests by id.
-        data: orderForSending(plan.requests, hashString(`${modelId}|${run.id}`)).map((r) => ({
+        data: orderInWaves(plan.requests, design, orderForSending, orderSeed).map((r) => ({
           runId: run.id,
           tag: r.tag,
           role: r.role,
@@ -167,6 +172,8 @@ export interface EndpointProgress {
   isReference: boolean;
   done: number;
   errors: number;
+  /** Planned but not sent: an early look of the sequential design decided what they were for. */
+  skipped: number;
   total: number;
 }
 
@@ -175,7 +182,8 @@ export interface RunView {
   modelId: string;
   status: "queued" | "running" | "done" | "cancelled" | "failed";
   reference: string;
-  progress: { done: number; total: number };
+  /** Requests settled (answered, failed or skipped) of the plan; `skipped` were decided at an early look and never sent. */
+  progress: { done: number; total: number; skipped: number };
   estimateUsd: string;
   costUsd: string;
   maxCostUsd: string;
@@ -233,16 +241,17 @@ export async function getRunView(db: Db, runId: number): Promise<RunView | null>
     const isReference = e.tag === run.referenceTag;
     const mine = counts.filter((c) => c.tag === e.tag && (isReference ? c.role !== "endpoint" : c.role === "endpoint"));
     const sum = (status?: string) => mine.filter((c) => !status || c.status === status).reduce((s, c) => s + c._count._all, 0);
-    return { tag: e.tag, provider: e.provider, method: e.method, isReference, done: sum("done"), errors: sum("error"), total: sum() };
+    return { tag: e.tag, provider: e.provider, method: e.method, isReference, done: sum("done"), errors: sum("error"), skipped: sum("skipped"), total: sum() };
   });
   const total = counts.reduce((s, c) => s + c._count._all, 0);
   const finished = counts.filter((c) => c.status !== "pending").reduce((s, c) => s + c._count._all, 0);
+  const skipped = counts.filter((c) => c.status === "skipped").reduce((s, c) => s + c._count._all, 0);
   return {
     id: run.id,
     modelId: run.modelId,
     status: run.status as RunView["status"],
     reference: run.referenceTag,
-    progress: { done: finished, total },
+    progress: { done: finished, total, skipped },
     estimateUsd: money(run.estimateUsd.toString()),
     costUsd: money(run.costUsd.toString()),
     maxCostUsd: money(run.maxCostUsd.toString()),
@@ -302,6 +311,8 @@ function divergenceView(r: ResultRow): DivergenceView | null {
     positions: r.positions ?? 0,
     logprobs: { reference: kinds.reference ?? "unknown", endpoint: kinds.endpoint ?? "unknown" },
     cachedTokens: r.cachedTokens ?? 0,
+    confidence: r.confidence ?? 0.95,
+    look: r.look !== null && r.looks !== null && r.lookPrompts !== null ? { at: r.look, of: r.looks, prompts: r.lookPrompts } : null,
   };
 }
 

@@ -97,7 +97,12 @@ export function decideVerdicts(evidence: EndpointEvidence[], options: VerdictOpt
 
 /** "KL 3.1e-4 nats/token [1.0e-4, 5.2e-4], Δ 1.0e-3; A/A 2.0e-5 over 24 prompts, 301 positions". */
 export function describeDivergence(d: DivergenceEvidence): string {
-  return `KL ${fmt(d.klNats.estimate)} nats/token, 95% interval ${fmtInterval(d.klNats)}, Δ ${fmt(d.deltaNats)}; A/A ${fmt(d.aaKlNats.estimate)}; ${d.prompts} prompts, ${d.positions} positions`;
+  return `KL ${fmt(d.klNats.estimate)} nats/token, ${confidenceLabel(d.confidence)} interval ${fmtInterval(d.klNats)}, Δ ${fmt(d.deltaNats)}; A/A ${fmt(d.aaKlNats.estimate)}; ${d.prompts} prompts, ${d.positions} positions`;
+}
+
+/** "95%", "99.8%": an interval's two-sided level (runs stored before it had one were 95%). */
+export function confidenceLabel(confidence: number | null | undefined): string {
+  return `${(100 * (confidence ?? 0.95)).toFixed(1).replace(/\.0$/, "")}%`;
 }
 
 function fmtInterval(i: { low: number; high: number }): string {

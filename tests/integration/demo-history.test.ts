@@ -103,8 +103,12 @@ describe.each(engines)("demo history on $name PostgreSQL", (engine) => {
     // total can be higher: a request that timed out on a busy machine was charged, then retried.)
     const charges = new Map(replica.state.chat.calls.map((c) => [c.id, c.cost]));
     const answers = await opened.db.probeRequest.findMany({ where: { runId: probe.runId, status: "done" }, select: { generationId: true, costUsd: true } });
-    // (A few requests end in an error the endpoint answered with, e.g. a refused prefill: no answer, no charge.)
-    expect(answers.length).toBeGreaterThan(probe.requests * 0.9);
+    // (A few requests end in an error the endpoint answered with, e.g. a refused prefill: no answer,
+    // no charge; the sequential design's early looks leave some unsent, never charged either.)
+    const skipped = run?.progress.skipped ?? 0;
+    expect(skipped).toBeGreaterThan(0); // the clear cases (bf16, NVFP4) are decided at the first look
+    expect(answers.length).toBeGreaterThan((probe.requests - skipped) * 0.9);
+    expect(replica.state.chat.calls.length).toBeLessThan(probe.requests - skipped + 50); // skipped requests were never sent (50: room for retried timeouts)
     for (const a of answers) expect(a.costUsd?.toString(), a.generationId ?? "no id").toBe(new Decimal(charges.get(a.generationId ?? "") ?? "NaN").toString());
     const charged = answers.reduce((sum, a) => sum.plus(charges.get(a.generationId ?? "") ?? "NaN"), new Decimal(0));
     expect(new Decimal(String(run?.costUsd)).equals(charged)).toBe(true);

@@ -150,6 +150,59 @@ describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
     expect(await verdictsOf(created.id)).toEqual({ "moonshotai/int4": "reference", "chutes/int4": "equivalent", fireworks: "differs" });
   });
 
+  it("the sequential design: after the first wave the clear cases are decided and their later requests never sent, also across a worker's death at the wave's end", async () => {
+    const lines = Array.from({ length: 36 }, (_, i) => JSON.stringify({ prompt: `Wave prompt ${i}: write a line about the number ${i * 13}.` }));
+    const upload = await uploadPromptSet(opened.db, "waves", lines.join("\n"));
+    if (!upload.ok) throw new Error("upload failed");
+    const created = await create({ prompts: { id: upload.id }, endpoints: ["chutes/int4", "fireworks"] });
+    // 36 prompts: three waves of 12; the reference 4 requests a prompt, each endpoint 2.
+    expect(created.progress.total).toBe(36 * 8);
+    const stored = await opened.db.probeRun.findUniqueOrThrow({ where: { id: created.id } });
+    const design = stored.design as { waveOfPrompt: number[]; alphas: number[] };
+    expect(design.alphas).toEqual([0.002, 0.008, 0.04]);
+    const waveOf = (promptIndex: number) => design.waveOfPrompt[promptIndex];
+    // The worker dies as the first wave's last answer is stored, before it can look.
+    const crash = new AbortController();
+    expect(await work(created.id, { onStored: (n) => n >= 96 && crash.abort(), signal: crash.signal }, 120_000)).toBe("abandoned");
+    const sentBefore = replica.state.chat.calls.length;
+    const firstWave = await opened.db.probeRequest.findMany({ where: { runId: created.id } });
+    // Nothing of a later wave went out before the first was settled.
+    expect(firstWave.filter((r) => r.status !== "pending").every((r) => waveOf(r.promptIndex) === 0)).toBe(true);
+    expect(firstWave.filter((r) => waveOf(r.promptIndex) === 0).every((r) => r.status === "done")).toBe(true);
+    await opened.db.probeRun.update({ where: { id: created.id }, data: { leaseUntil: new Date(Date.now() - 1000) } });
+    expect(await work(created.id, {}, 120_000)).toBe("done");
+    const requests = await opened.db.probeRequest.findMany({ where: { runId: created.id } });
+    const results = await getRunResults(opened.db, created.id);
+    const chutes = results.find((r) => r.tag === "chutes/int4");
+    // bf16 activations (true KL Δ/70) are clear after 12 prompts, even at the first look's 99.8%.
+    expect(chutes).toMatchObject({ verdict: "equivalent", promptsCompared: 12 });
+    expect(chutes?.divergence?.look).toEqual({ at: 1, of: 3, prompts: 12 });
+    expect(chutes?.divergence?.confidence).toBeCloseTo(0.998, 12);
+    expect(chutes?.reason).toMatch(/^decided early, at look 1 of 3 \(12 of 36 prompts; its later requests were not sent\): within Δ: KL .* 99\.8% interval/);
+    expect(requests.filter((r) => r.tag === "chutes/int4" && waveOf(r.promptIndex) > 0).every((r) => r.status === "skipped")).toBe(true);
+    const fireworks = results.find((r) => r.tag === "fireworks");
+    expect(fireworks?.verdict).toBe("differs");
+    const fireworksLook = fireworks?.divergence?.look?.at ?? 0;
+    expect(fireworks?.promptsCompared).toBe(12 * fireworksLook);
+    // Every skipped request: never sent (no call with its seed), no answer, no cost.
+    const skipped = requests.filter((r) => r.status === "skipped");
+    expect(skipped.length).toBeGreaterThanOrEqual(24 * 2); // chutes's later waves at least
+    const sentSeeds = new Set(replica.state.chat.calls.map((c) => `${c.tag}|${c.seed}`));
+    for (const r of skipped) {
+      expect(sentSeeds.has(`${r.tag}|${r.seed}`), `request ${r.id}`).toBe(false);
+      expect(r.costUsd).toBeNull();
+    }
+    if (fireworksLook === 1) {
+      // Both decided at the first look: the resumed worker looked and sent nothing more.
+      expect(replica.state.chat.calls.length).toBe(sentBefore);
+      expect(skipped).toHaveLength(36 * 8 - 96);
+    }
+    const run = await getRunView(opened.db, created.id);
+    expect(run?.progress).toEqual({ done: 36 * 8, total: 36 * 8, skipped: skipped.length });
+    const sum = requests.reduce((t, r) => t.plus(r.costUsd?.toString() ?? "0"), new Decimal(0));
+    expect(run?.costUsd).toBe(sum.toFixed());
+  }, 30_000); // 96-288 requests: 1.4-1.7 s alone on both engines here
+
   it("the cost cap stops a run before any request that could pass it, and says so", async () => {
     const estimate = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4"] });
     await cancelRun(opened.db, estimate.id);

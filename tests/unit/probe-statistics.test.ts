@@ -47,6 +47,7 @@ describe("verdicts", () => {
   // A divergence with a given 95% interval (nats/token); the other numbers are what a run reports.
   const divergence = (low: number, high: number, over: Partial<DivergenceEvidence> = {}): DivergenceEvidence => ({
     deltaNats: DELTA,
+    confidence: 0.95,
     klNats: { estimate: (low + high) / 2, low, high },
     tv: { estimate: 0.01, low: 0.005, high: 0.015 },
     aaKlNats: { estimate: 0, low: -1e-4, high: 1e-4 },

@@ -115,7 +115,7 @@ function chronological(replicates: Replicate[]): Replicate[] {
   return [...replicates].sort((a, b) => a.answeredAt - b.answeredAt || a.order - b.order);
 }
 
-export function compareLogprobs(reference: MethodAnswer[], endpoint: MethodAnswer[], deltaNats: number, topLogprobs = 20): DivergenceEvidence | null {
+export function compareLogprobs(reference: MethodAnswer[], endpoint: MethodAnswer[], deltaNats: number, topLogprobs = 20, confidence = 0.95): DivergenceEvidence | null {
   const refByPrompt = byPrompt(reference);
   const endByPrompt = byPrompt(endpoint);
   const kl: number[] = [];
@@ -145,17 +145,19 @@ export function compareLogprobs(reference: MethodAnswer[], endpoint: MethodAnswe
     aaTv.push(d.tv);
   }
   if (kl.length === 0) return null;
-  const klInterval = intervalOverPrompts(kl);
+  const klInterval = intervalOverPrompts(kl, confidence);
+  // The A/A keeps its 95% interval at every look: it gates the run (reference unstable), not a verdict.
   const aaInterval = intervalOverPrompts(aa);
   const { n, se, ...klNats } = klInterval;
   return {
     deltaNats,
     klNats,
-    tv: pick(intervalOverPrompts(tv)),
+    confidence,
+    tv: pick(intervalOverPrompts(tv, confidence)),
     aaKlNats: pick(aaInterval),
     aaTv: mean(aaTv),
     referenceUnstable: aaInterval.low > deltaNats / 4,
-    detectableNats: detectableDivergence(deltaNats, { n, se, estimate: klNats.estimate }),
+    detectableNats: detectableDivergence(deltaNats, { n, se, estimate: klNats.estimate }, 0.8, confidence),
     pValueAboveDelta: pValueAbove(kl, deltaNats),
     pValueAboveZero: pValueAbove(kl, 0),
     top1Agreement: mean(top1),
@@ -181,8 +183,8 @@ export const logprobsMethod: ProbeMethodDefinition<"logprobs"> = {
     logprobs: true,
     top_logprobs: topLogprobs,
   }),
-  compare({ deltaNats, reference, endpoint }) {
-    const divergence = compareLogprobs(reference, endpoint, deltaNats);
+  compare({ deltaNats, reference, endpoint, confidence }) {
+    const divergence = compareLogprobs(reference, endpoint, deltaNats, 20, confidence);
     if (!divergence) return null;
     return { method: "logprobs", promptsCompared: divergence.prompts, divergence };
   },

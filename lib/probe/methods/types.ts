@@ -42,9 +42,11 @@ export type LogprobsKind = "raw" | "processed" | "unknown";
  */
 export interface DivergenceEvidence {
   deltaNats: number;
-  /** Mean per-token KL(reference ‖ endpoint), bias-corrected, with its 95% t-interval over prompts. */
+  /** The two-sided level of klNats's and tv's intervals: 0.95, or a sequential run's look's 1 − α_j. */
+  confidence: number;
+  /** Mean per-token KL(reference ‖ endpoint), bias-corrected, with its t-interval over prompts. */
   klNats: Interval;
-  /** Mean TV between the expected distributions (plug-in), with its 95% interval. */
+  /** Mean TV between the expected distributions (plug-in), with its interval at the same level. */
   tv: Interval;
   /** The reference's early replicates against its late ones by the same statistic (A/A). */
   aaKlNats: Interval;
@@ -53,6 +55,8 @@ export interface DivergenceEvidence {
   referenceUnstable: boolean;
   /** The smallest true KL this run calls `differs` with 80% power. */
   detectableNats: number;
+  /** In a sequential run (lib/probe/sequential.ts), the look that decided: look `at` of `of`, after `prompts` planned prompts. */
+  look?: { at: number; of: number; prompts: number } | null;
   /** One-sided p-value of H0 "KL ≤ Δ" (t-test over prompts). */
   pValueAboveDelta: number;
   /** One-sided p-value of H0 "KL ≤ 0" (its null calibration is what the tests check). */
@@ -77,6 +81,8 @@ export interface MethodTest {
 export interface CompareInput {
   runId: number;
   deltaNats: number;
+  /** Two-sided level of the interval (default 0.95). */
+  confidence?: number;
   /** The reference's answers for this method, both roles. */
   reference: MethodAnswer[];
   endpoint: MethodAnswer[];

@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { defaultProbePrompts } from "@/lib/probe/prompts";
+import { orderForSending, planProbe, type PlanEndpoint } from "@/lib/probe/plan";
+import { probeSettingsFor } from "@/lib/probe/settings";
+import { lookCount, orderInWaves, sequentialDesign, skipAfterLook, waveOf } from "@/lib/probe/sequential";
+import { kimiDefaultRun } from "@/replica/bench-worlds";
+
+// The probe's sequential design (issue 19, item 7): prompts dealt into waves, a look after each,
+// most of α kept for the last look, and a clear case decided early at a lower cost. The error
+// rates of the verdicts under this design are tests/unit/probe-error-rates.test.ts's (it runs the
+// same harness, looks included).
+
+describe("the sequential design", () => {
+  it("deals the prompts into equal waves at random, seeded, with α summing to 0.05 and most of it at the last look", () => {
+    const design = sequentialDesign(41, 12345);
+    expect(design.alphas).toEqual([0.002, 0.008, 0.04]);
+    expect(design.alphas.reduce((a, b) => a + b, 0)).toBeCloseTo(0.05, 12);
+    const sizes = [0, 1, 2].map((w) => design.waveOfPrompt.filter((x) => x === w).length);
+    expect(sizes).toEqual([14, 14, 13]);
+    expect(sequentialDesign(41, 12345)).toEqual(design);
+    const other = sequentialDesign(41, 54321);
+    expect(other.waveOfPrompt).not.toEqual(design.waveOfPrompt);
+    // Not the first third of the list: the waves are drawn, so a wave is not one kind of prompt.
+    expect(design.waveOfPrompt.slice(0, 14).every((w) => w === 0)).toBe(false);
+  });
+
+  it("has fewer looks for small prompt sets, where an early look could never reach the 10 prompts a verdict needs", () => {
+    expect([10, 12, 23, 24, 35, 36, 41, 500].map(lookCount)).toEqual([1, 1, 1, 2, 2, 3, 3, 3]);
+    expect(sequentialDesign(12, 1).alphas).toEqual([0.05]);
+    expect(sequentialDesign(12, 1).waveOfPrompt.every((w) => w === 0)).toBe(true);
+    expect(sequentialDesign(30, 1).alphas).toEqual([0.005, 0.045]);
+  });
+
+  it("sends every request of a wave before any of the next, shuffled within the wave", () => {
+    const prompts = defaultProbePrompts();
+    const endpoint = (tag: string): PlanEndpoint => ({ tag, provider: tag, inputPricePerM: "1", outputPricePerM: "2", supportsLogprobs: true });
+    const plan = planProbe(prompts, endpoint("ref"), [endpoint("a"), endpoint("b")]);
+    const design = sequentialDesign(prompts.length, 99);
+    const ordered = orderInWaves(plan.requests, design, orderForSending, 99);
+    expect(ordered).toHaveLength(plan.requests.length);
+    expect(new Set(ordered)).toEqual(new Set(plan.requests));
+    const waves = ordered.map((r) => waveOf(design, r.promptIndex));
+    expect(waves).toEqual([...waves].sort((a, b) => a - b));
+    // Within a wave, a prompt's replicates are not sent together (the random order's purpose).
+    const firstWave = ordered.filter((r) => waveOf(design, r.promptIndex) === 0);
+    const adjacentSamePrompt = firstWave.slice(1).filter((r, i) => r.promptIndex === firstWave[i].promptIndex).length;
+    expect(adjacentSamePrompt).toBeLessThan(firstWave.length / 4);
+  });
+
+  it("after a look, skips a decided endpoint's requests, and the reference's once nothing compared by that method is open", () => {
+    const endpoints = [
+      { tag: "ref", method: null },
+      { tag: "a", method: "logprobs" },
+      { tag: "b", method: "logprobs" },
+      { tag: "c", method: "samples" },
+    ];
+    const skipA = skipAfterLook(endpoints, "ref", new Map([["a", 0]]));
+    expect(skipA({ tag: "a", role: "endpoint", method: "logprobs" })).toBe(true);
+    expect(skipA({ tag: "b", role: "endpoint", method: "logprobs" })).toBe(false);
+    expect(skipA({ tag: "ref", role: "reference", method: "logprobs" })).toBe(false);
+    const skipAB = skipAfterLook(endpoints, "ref", new Map([["a", 0], ["b", 1]]));
+    expect(skipAB({ tag: "ref", role: "reference", method: "logprobs" })).toBe(true);
+    expect(skipAB({ tag: "ref", role: "reference-repeat", method: "logprobs" })).toBe(true);
+    expect(skipAB({ tag: "ref", role: "reference", method: "samples" })).toBe(false);
+    expect(skipAB({ tag: "c", role: "endpoint", method: "samples" })).toBe(false);
+  });
+});
+
+describe("a default run over Kimi K2.5's 11 replica endpoints, looks included", () => {
+  it("decides the clear cases at the first look, sends none of their later requests, and costs less than the whole plan", () => {
+    const settings = probeSettingsFor("moonshotai/kimi-k2.5");
+    const run = kimiDefaultRun(defaultProbePrompts(), settings);
+    const byTag = new Map(run.results.map((r) => [r.tag, r]));
+    const verdicts = Object.fromEntries(run.results.map((r) => [r.tag, r.verdict]));
+    expect(verdicts).toEqual({
+      "moonshotai/int4": "reference",
+      "chutes/int4": "equivalent",
+      "siliconflow/int4": "unverifiable",
+      "atlas-cloud/int4": "equivalent",
+      "parasail/int4": "equivalent",
+      "baseten/fp4": "cannot tell", // processed logprobs: not comparable, so never decided early
+      fireworks: "differs",
+      deepinfra: "equivalent",
+      together: "prompt-format",
+      novita: "not-pinned",
+      venice: "unverifiable",
+    });
+    // Benign numerics (true KL ≤ 1.4e-5 = Δ/70) and NVFP4 (60Δ) are clear at the first look.
+    for (const tag of ["chutes/int4", "atlas-cloud/int4", "parasail/int4", "deepinfra", "fireworks"]) {
+      const r = byTag.get(tag);
+      expect(r?.divergence?.look, tag).toEqual({ at: 1, of: 3, prompts: 14 });
+      expect(r?.divergence?.confidence, tag).toBeCloseTo(0.998, 12);
+      expect(r?.reason, tag).toMatch(/^decided early, at look 1 of 3 \(14 of 41 prompts; its later requests were not sent\): (within Δ|differs by more than Δ): KL .* 99\.8% interval /);
+      expect(r?.promptsCompared, tag).toBe(14);
+    }
+    // Undecided ones run to the end, at the last look's 96% interval.
+    expect(byTag.get("baseten/fp4")?.divergence?.look).toEqual({ at: 3, of: 3, prompts: 41 });
+    expect(byTag.get("baseten/fp4")?.divergence?.confidence).toBeCloseTo(0.96, 12);
+    expect(run.skipped).toBeGreaterThan(0);
+    expect(run.requests + run.skipped).toBe(1804); // the whole plan, as before the sequential design
+    expect(Number(run.costUsd)).toBeLessThan(0.0825); // the whole plan's cost at the replica's prices
+  }, 60_000); // 5 s of computing alone
+});
