@@ -29,6 +29,12 @@ export interface HarnessRun {
   startMs?: number;
   meanGapMs?: number;
   findModel?: (id: string) => ChatModel | null;
+  /**
+   * false: send every planned request, looks or not (the waves' order kept), so that the same
+   * answers can be decided again at another Δ by computeResults(facts, answers): the sequential
+   * rule at that Δ uses only the answers of the waves up to each look, which are the same.
+   */
+  stopEarly?: boolean;
 }
 
 export interface HarnessOutcome {
@@ -40,6 +46,8 @@ export interface HarnessOutcome {
   costUsd: Decimal;
   /** Simulated wall time of the run (ms), from the first send to the last. */
   spanMs: number;
+  /** What the analysis was given besides the answers (to decide them again at another Δ). */
+  facts: RunFacts;
 }
 
 export function runProbeInProcess(run: HarnessRun): HarnessOutcome {
@@ -66,7 +74,7 @@ export function runProbeInProcess(run: HarnessRun): HarnessOutcome {
     const w = waveOf(design, r.promptIndex);
     // A wave settled: the runner's look (every request of a wave is answered before the next is sent).
     while (wave < w) {
-      if (wave < design.alphas.length - 1) skip = skipAfterLook(plan.endpoints, run.reference.tag, decidedByLook({ ...facts, design }, answers, wave));
+      if (run.stopEarly !== false && wave < design.alphas.length - 1) skip = skipAfterLook(plan.endpoints, run.reference.tag, decidedByLook({ ...facts, design }, answers, wave));
       wave++;
     }
     if (skip(r)) continue;
@@ -98,5 +106,5 @@ export function runProbeInProcess(run: HarnessRun): HarnessOutcome {
     });
   }
   const results = computeResults(facts, answers);
-  return { results, answers, requests: sent, skipped: ordered.length - sent, costUsd: cost, spanMs: now - start };
+  return { results, answers, requests: sent, skipped: ordered.length - sent, costUsd: cost, spanMs: now - start, facts };
 }

@@ -8,7 +8,8 @@
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { defaultProbePrompts } from "../lib/probe/prompts";
-import { decideEquivalence, type Interval } from "../lib/probe/divergence";
+import type { Interval } from "../lib/probe/divergence";
+import { computeResults } from "../lib/probe/results";
 import { probeSettingsFor } from "../lib/probe/settings";
 import { benchEndpoints, benchVariants, kimiDefaultRun, type BenchVariant } from "../replica/bench-worlds";
 import { runProbeInProcess } from "../replica/probe-harness";
@@ -16,6 +17,8 @@ import { wilson } from "../replica/bench-stats";
 
 const MODEL = "moonshotai/kimi-k2.5";
 const SEEDS = Number(process.env.BENCH_PROBE_SEEDS ?? 100);
+/** Runs per variant for the operating curve (each decided again at 12 margins). */
+const CURVE_SEEDS = Number(process.env.BENCH_PROBE_CURVE_SEEDS ?? 50);
 const settings = probeSettingsFor(MODEL);
 const DELTA = settings.deltaNats;
 const prompts = defaultProbePrompts();
@@ -32,10 +35,10 @@ const pct = (k: number, n: number) => {
 };
 const nats = (v: number) => (v === 0 ? "0" : Math.abs(v) >= 0.01 ? v.toFixed(3) : v.toExponential(1));
 
-type Tally = { equivalent: number; differs: number; "cannot tell": number; other: number; n: number; pAboveZero: number[]; estimates: number[]; intervals: Interval[]; detectable: number[]; positions: number[]; aa: number[] };
+type Tally = { equivalent: number; differs: number; "cannot tell": number; other: number; n: number; pAboveZero: number[]; estimates: number[]; intervals: Interval[]; detectable: number[]; positions: number[]; aa: number[]; looks: number[]; sent: number; planned: number };
 const variants = benchVariants();
 console.error(`true KL of ${variants.length} variants in ${Math.round((Date.now() - started) / 1000)} s`);
-const tallies = new Map<string, Tally>(variants.map((v) => [v.name, { equivalent: 0, differs: 0, "cannot tell": 0, other: 0, n: 0, pAboveZero: [], estimates: [], intervals: [], detectable: [], positions: [], aa: [] }]));
+const tallies = new Map<string, Tally>(variants.map((v) => [v.name, { equivalent: 0, differs: 0, "cannot tell": 0, other: 0, n: 0, pAboveZero: [], estimates: [], intervals: [], detectable: [], positions: [], aa: [], looks: [], sent: 0, planned: 0 }]));
 const slots = benchEndpoints();
 
 // Variants go into runs as many at a time as the replica has logprob-capable endpoint slots; each
@@ -51,6 +54,9 @@ for (let seed = 1; seed <= SEEDS; seed++) {
       const result = out.results.find((r) => r.tag === endpoints[i].tag);
       const t = tallies.get(v.name) as Tally;
       t.n++;
+      // The endpoint's own requests: sent, of the 2 per prompt planned.
+      t.sent += out.answers.filter((a) => a.tag === endpoints[i].tag).length;
+      t.planned += 2 * prompts.length;
       const verdict = result?.verdict ?? "missing";
       if (verdict === "equivalent" || verdict === "differs" || verdict === "cannot tell") t[verdict]++;
       else t.other++;
@@ -61,6 +67,7 @@ for (let seed = 1; seed <= SEEDS; seed++) {
         t.detectable.push(result.divergence.detectableNats);
         t.positions.push(result.divergence.positions);
         t.aa.push(result.divergence.aaKlNats.estimate);
+        t.looks.push(result.divergence.look?.at ?? 1);
       }
     });
   }
@@ -74,17 +81,20 @@ say(`Each run: the probe's own planner, requests, sending order and analysis (li
 say(`(replica/probe-harness.ts). ${prompts.length} prompts (the default set: the built-in short prompts), the reference`);
 say(`answers each prompt 2 + 2 times and each endpoint 2 times, ${16} greedy tokens with the top 20 logprobs at every position.`);
 say(`Δ = ${nats(DELTA)} nats/token. ${SEEDS} seeds per variant. Rates with their Wilson 95% interval over the seeds.`);
+say(`Sequential design (lib/probe/sequential.ts): the prompts in three random waves of 14, 14 and 13; after each wave an endpoint whose`);
+say(`interval clears Δ is decided (two-sided α 0.002, 0.008, 0.04 by look) and its later requests are not sent.`);
 say();
 say(`World: ${slots.world}`);
 say();
 say("## Verdict rates per variant");
 say();
-say("Per-variant columns: mean of the run's KL estimates, median detectable divergence (80% power; runs that promise none counted apart), mean aligned positions per run, mean A/A.");
+say("Per-variant columns: mean of the run's KL estimates (at the look that decided), median detectable divergence (80% power, at the last look's level; runs that promise none counted apart),");
+say("mean aligned positions per run, mean A/A, the share of runs decided at looks 1/2/3, and the share of the endpoint's planned requests that were sent.");
 say("The probe's KL is measured on the tokens listed on both sides plus a remainder bucket per side: a coarsening of the vocabulary, so");
 say("its expectation is at most the full-vocabulary KL. The mean estimate column shows how much of the true KL it sees.");
 say();
-say("| variant | true KL (nats/token) | true KL / Δ | mean estimate | detectable | positions | A/A | equivalent | cannot tell | differs | other |");
-say("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+say("| variant | true KL (nats/token) | true KL / Δ | mean estimate | detectable | positions | A/A | looks 1/2/3 | sent | equivalent | cannot tell | differs | other |");
+say("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 for (const v of variants) {
   const t = tallies.get(v.name) as Tally;
   const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
@@ -94,7 +104,7 @@ for (const v of variants) {
     const median = finite.length ? nats(finite[Math.floor(finite.length / 2)]) : "—";
     return none ? `${median} (${none} none)` : median;
   };
-  say(`| ${v.name} | ${nats(v.trueKlNats)} | ${(v.trueKlNats / DELTA).toFixed(2)} | ${nats(avg(t.estimates))} | ${detectable(t.detectable)} | ${avg(t.positions).toFixed(0)} | ${nats(avg(t.aa))} | ${pct(t.equivalent, t.n)} | ${pct(t["cannot tell"], t.n)} | ${pct(t.differs, t.n)} | ${t.other} |`);
+  say(`| ${v.name} | ${nats(v.trueKlNats)} | ${(v.trueKlNats / DELTA).toFixed(2)} | ${nats(avg(t.estimates))} | ${detectable(t.detectable)} | ${avg(t.positions).toFixed(0)} | ${nats(avg(t.aa))} | ${[1, 2, 3].map((l) => `${Math.round((100 * t.looks.filter((x) => x === l).length) / Math.max(1, t.looks.length))}%`).join(" / ")} | ${Math.round((100 * t.sent) / Math.max(1, t.planned))}% | ${pct(t.equivalent, t.n)} | ${pct(t["cannot tell"], t.n)} | ${pct(t.differs, t.n)} | ${t.other} |`);
 }
 say();
 say("## Acceptance");
@@ -113,22 +123,33 @@ for (const v of [...benign, ...far]) {
 say();
 say("## Operating curve: probability of each verdict against the true KL in multiples of Δ");
 say();
-say("The verdict depends on Δ only through where the interval lies, so one set of runs gives the whole curve: for the variants whose");
-say("true KL is between Δ/4 and 5Δ at the default (W8A8, FP8 E4M3), each run's 95% interval is decided against Δ' = true KL / r for each");
-say("ratio r, by the probe's own decision function. Per ratio, the runs of those variants pooled; E equivalent, D differs, ? cannot tell.");
+say("For the variants whose true KL is between Δ/4 and 5Δ at the default (W8A8, FP8 E4M3): runs that send every planned request (the");
+say("waves' order kept), each decided again by the probe's own analysis, looks included, at Δ' = true KL / r for each ratio r. The");
+say("sequential rule at Δ' reads only the answers of the waves up to each look, which are the same whether later ones were sent, so");
+say(`this is what a run at Δ' decides. ${CURVE_SEEDS} runs per variant; per ratio the variants pooled; E equivalent, D differs, ? cannot tell.`);
 say();
 say("```");
 const bar = (r: number) => `${"#".repeat(Math.round(r * 30)).padEnd(30)} ${(100 * r).toFixed(0).padStart(3)}%`;
 const curveVariants = variants.filter((v) => v.trueKlNats > DELTA / 4 && v.trueKlNats < 5 * DELTA);
-for (const r of [0.1, 0.25, 0.5, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5]) {
-  const counts = { equivalent: 0, differs: 0, "cannot tell": 0 };
-  let n = 0;
-  for (const v of curveVariants) {
-    for (const interval of (tallies.get(v.name) as Tally).intervals) {
-      counts[decideEquivalence(interval, v.trueKlNats / r)]++;
-      n++;
+const RATIOS = [0.1, 0.25, 0.5, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5];
+const curve = new Map(RATIOS.map((r) => [r, { equivalent: 0, differs: 0, "cannot tell": 0, other: 0, n: 0 }]));
+for (let seed = 1; seed <= CURVE_SEEDS && curveVariants.length > 0; seed++) {
+  const { state, endpoints } = slots.assign(curveVariants);
+  const out = runProbeInProcess({ modelId: MODEL, prompts, reference: slots.reference, endpoints, state, seed: seed * 101 + 77, deltaNats: DELTA, sampler: settings.sampler, stopEarly: false });
+  curveVariants.forEach((v, i) => {
+    const tag = endpoints[i].tag;
+    const own = out.answers.filter((a) => a.tag === tag || a.tag === slots.reference.tag);
+    for (const r of RATIOS) {
+      const verdict = computeResults({ ...out.facts, endpoints: out.facts.endpoints.filter((e) => e.tag === tag), deltaNats: v.trueKlNats / r }, own).find((x) => x.tag === tag)?.verdict;
+      const c = curve.get(r) as { equivalent: number; differs: number; "cannot tell": number; other: number; n: number };
+      c.n++;
+      if (verdict === "equivalent" || verdict === "differs" || verdict === "cannot tell") c[verdict]++;
+      else c.other++;
     }
-  }
+  });
+}
+for (const r of RATIOS) {
+  const { n, ...counts } = curve.get(r) as { equivalent: number; differs: number; "cannot tell": number; other: number; n: number };
   if (n === 0) continue;
   say(`KL = ${r.toFixed(2).padStart(4)}Δ  E ${bar(counts.equivalent / n)}  D ${bar(counts.differs / n)}  ? ${bar(counts["cannot tell"] / n)}  (${n} runs)`);
 }
@@ -155,7 +176,8 @@ const t0 = Date.now();
 const run = kimiDefaultRun(prompts, settings);
 const elapsed = (Date.now() - t0) / 1000;
 say(`The reference and ${run.endpoints} other endpoints (all 11 the replica records, each with its recorded behaviour), ${prompts.length} prompts (the built-in set),`);
-say(`${run.requests} requests, $${run.costUsd} at the replica's recorded Kimi K2.5 prices; ${elapsed.toFixed(1)} s of computing in process. Over HTTP the runner`);
+say(`${run.requests} requests sent of the ${run.requests + run.skipped} planned (the rest decided at an early look), $${run.costUsd} at the replica's recorded Kimi K2.5 prices;`);
+say(`${elapsed.toFixed(1)} s of computing in process. Over HTTP the runner`);
 say(`keeps 2 requests in flight per provider (11 providers); at the replica's speed the run is bound by this computing, not by pacing.`);
 say();
 say("| endpoint | verdict | reason |");

@@ -82,7 +82,7 @@ function resultsByLook(run: RunFacts, answers: AnswerRow[], design: SequentialDe
       if (j === looks - 1) chosen.set(r.tag, r);
       else if (decisive(r.verdict)) {
         decidedAt.set(r.tag, j);
-        chosen.set(r.tag, { ...r, reason: `decided early, at look ${j + 1} of ${looks} (${promptsPlanned} of ${run.promptCount} prompts; its later requests were not sent): ${r.reason}` });
+        chosen.set(r.tag, { ...r, reason: `${r.reason}; decided early, at look ${j + 1} of ${looks} (${promptsPlanned} of ${run.promptCount} prompts): its later requests were not sent` });
       }
     }
   }
