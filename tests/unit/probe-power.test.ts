@@ -11,8 +11,8 @@ import { drawRun, generator, type KlWorld } from "../helpers/kl-worlds";
 // `cannot tell`, read its D, draw a fresh run at true divergence D and count whether it says
 // `differs`. A run too noisy to promise anything (D infinite, "too noisy to promise power") makes
 // no claim and is not counted; the share of such runs is printed.
-// Measured (seeds below): power 0.82-1.00 over the worlds, median D 1.6-5.8Δ, no claim in 0-52%
-// of cannot-tell runs (the most in the heavy-tailed and 20-prompt worlds).
+// Measured (seeds below, each world at its level): power 0.82-1.00 over the worlds, median D
+// 1.5-6.4Δ, no claim in 0-55% of cannot-tell runs (the most in the heavy-tailed and 20-prompt worlds).
 //
 // The arithmetic. With N claims per world and X of them detected, X ~ Binomial(N, p) where p is
 // the claim's real power. The test fails when X ≤ k, k the largest count with P(X ≤ k) < 0.001/W
@@ -24,19 +24,25 @@ import { drawRun, generator, type KlWorld } from "../helpers/kl-worlds";
 
 const DELTA = 1e-3;
 const CLAIMS = 2_000;
-const WORLDS: KlWorld[] = [
-  { name: "41 prompts, prompts differ (log-sd 1)", prompts: 41, sigmaLog: 1, noise: 0.3 },
-  { name: "41 prompts, a few prompts carry it (log-sd 1.5)", prompts: 41, sigmaLog: 1.5, noise: 0.3 },
-  { name: "41 prompts, prompts alike (log-sd 0.5)", prompts: 41, sigmaLog: 0.5, noise: 0.3 },
-  { name: "20 prompts", prompts: 20, sigmaLog: 1, noise: 0.3 },
-  { name: "100 prompts", prompts: 100, sigmaLog: 1, noise: 0.3 },
-  { name: "41 prompts, noisy estimates (noise 1.5Δ per prompt)", prompts: 41, sigmaLog: 0.7, noise: 1.5 },
+// `confidence`: the interval's level when a run reaches its end. Runs of 36 prompts or more have
+// three sequential looks and end at 96% (α 0.04 at the last look, lib/probe/sequential.ts); runs
+// under 24 prompts have one look at 95%. The claim is simulated for fixed-size runs at that level:
+// a run that reached its last look, and a next run judged at its end (a next run may be decided
+// earlier, `differs` at look 1 or 2, which only adds power, or `equivalent`, at most α/2 = 0.5% of runs).
+type World = KlWorld & { confidence: number };
+const WORLDS: World[] = [
+  { name: "41 prompts, prompts differ (log-sd 1)", prompts: 41, sigmaLog: 1, noise: 0.3, confidence: 0.96 },
+  { name: "41 prompts, a few prompts carry it (log-sd 1.5)", prompts: 41, sigmaLog: 1.5, noise: 0.3, confidence: 0.96 },
+  { name: "41 prompts, prompts alike (log-sd 0.5)", prompts: 41, sigmaLog: 0.5, noise: 0.3, confidence: 0.96 },
+  { name: "20 prompts", prompts: 20, sigmaLog: 1, noise: 0.3, confidence: 0.95 },
+  { name: "100 prompts", prompts: 100, sigmaLog: 1, noise: 0.3, confidence: 0.96 },
+  { name: "41 prompts, noisy estimates (noise 1.5Δ per prompt)", prompts: 41, sigmaLog: 0.7, noise: 1.5, confidence: 0.96 },
 ];
 const LEVEL = 0.001 / WORLDS.length;
 
-type Claim = (values: number[]) => number;
+type Claim = (values: number[], confidence: number) => number;
 
-const probeClaim: Claim = (values) => detectableDivergence(DELTA, intervalOverPrompts(values));
+const probeClaim: Claim = (values, confidence) => detectableDivergence(DELTA, intervalOverPrompts(values, confidence), 0.8, confidence);
 
 // The formula the probe printed before this test, kept here as the control (t_{0.975}(40) and z_{0.8}).
 const naiveClaim: Claim = (values) => {
@@ -45,7 +51,8 @@ const naiveClaim: Claim = (values) => {
   return DELTA + (t975 + 0.841621) * i.se;
 };
 
-function measurePower(world: KlWorld, claim: Claim, seed: number) {
+function measurePower(world: World, claim: Claim, seed: number) {
+  const decide = (values: number[]) => decideEquivalence(intervalOverPrompts(values, world.confidence), DELTA);
   const u = generator(seed);
   let detected = 0;
   let claims = 0;
@@ -54,8 +61,8 @@ function measurePower(world: KlWorld, claim: Claim, seed: number) {
   while (claims < CLAIMS) {
     const m0 = DELTA * (0.25 + 1.25 * u());
     const first = drawRun(world, m0, DELTA, u);
-    if (decideEquivalence(intervalOverPrompts(first), DELTA) !== "cannot tell") continue;
-    const d = claim(first);
+    if (decide(first) !== "cannot tell") continue;
+    const d = claim(first, world.confidence);
     if (!Number.isFinite(d)) {
       silent++;
       continue;
@@ -63,7 +70,7 @@ function measurePower(world: KlWorld, claim: Claim, seed: number) {
     claims++;
     ratios.push(d / DELTA);
     const next = drawRun(world, d, DELTA, u);
-    if (decideEquivalence(intervalOverPrompts(next), DELTA) === "differs") detected++;
+    if (decide(next) === "differs") detected++;
   }
   ratios.sort((a, b) => a - b);
   return { detected, silentShare: silent / (silent + claims), medianOverDelta: ratios[Math.floor(ratios.length / 2)] };
@@ -85,7 +92,7 @@ describe("the probe's printed power claim, by simulation", () => {
   });
 
   it("fails the naive claim the probe printed before", () => {
-    const powers = WORLDS.filter((w) => w.prompts !== 41 || w.sigmaLog >= 1).map((w, i) => measurePower(w, naiveClaim, 2_000 + i).detected / CLAIMS);
+    const powers = WORLDS.filter((w) => w.prompts !== 41 || w.sigmaLog >= 1).map((w, i) => measurePower({ ...w, confidence: 0.95 }, naiveClaim, 2_000 + i).detected / CLAIMS);
     console.log(`naive claim's power: ${powers.map((p) => p.toFixed(3)).join(", ")}`);
     for (const p of powers) expect(p).toBeLessThan(0.7);
   });
