@@ -43,6 +43,8 @@ const MAX_RETRY_DELAY_MS = 60_000;
 /** Tries of one write of an answer before the run stops: 250 ms doubling to 10 s, about a minute in all. */
 const STORE_ATTEMPTS = 10;
 const STORE_BACKOFF = { baseMs: 250, capMs: 10_000 };
+/** Tries of one sequential look before the run goes on without it (the same backoff: about a minute). */
+const MAX_LOOK_FAILURES = STORE_ATTEMPTS;
 
 /** Claims the oldest run that is queued, or running with an expired lease; its id and lease, or null. */
 export async function claimRun(db: Db, leaseSeconds = PROBE_LEASE_SECONDS, runId?: number): Promise<{ id: number; lease: Date } | null> {
@@ -101,6 +103,7 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
   ).map((r) => ({ ...r, wave: waveOf(design, r.promptIndex), worstCaseUsd: new Decimal(r.worstCaseUsd.toString()), notBefore: r.notBefore?.getTime() ?? 0 }));
   /** Interim looks taken by this worker (a resumed run takes again those of the waves already settled: same answers, same decisions). */
   let looked = 0;
+  let lookFailures = 0;
 
   const cap = new Decimal(run.maxCostUsd.toString());
   let spent = new Decimal(run.costUsd.toString()).plus(run.uncertainUsd.toString());
@@ -292,8 +295,15 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
       try {
         await look(looked);
         looked++;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        lookFailures = 0;
+      } catch (err) {
+        // A look that keeps failing (not a database away for a moment) must not hold the run: it
+        // goes on without that look's early decisions, which only costs the requests it would have saved.
+        if (++lookFailures >= MAX_LOOK_FAILURES) {
+          console.error(`[probe] run ${runId}: look ${looked + 1} failed ${lookFailures} times (${(err as Error).message.split("\n")[0]}); going on without it`);
+          looked++;
+          lookFailures = 0;
+        } else await new Promise((resolve) => setTimeout(resolve, backoffMs(lookFailures, STORE_BACKOFF)));
       }
       continue;
     }
