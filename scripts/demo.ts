@@ -68,7 +68,7 @@ const env = {
   DATABASE_URL: "",
   POLL_INTERVAL_SECONDS: process.env.POLL_INTERVAL_SECONDS ?? "300",
   NEXT_TELEMETRY_DISABLED: "1",
-  NODE_OPTIONS: serverNodeOptions(), // the heap limits npm start gives the server
+  NODE_OPTIONS: serverNodeOptions({ NODE_OPTIONS: process.env.NODE_OPTIONS }), // npm start's heap limits for the embedded database
 };
 
 function run(args: string[]): Promise<number> {

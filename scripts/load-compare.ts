@@ -43,7 +43,8 @@ interface Figures {
 }
 
 const settings = [
-  { label: "A (npm start)", flags: serverNodeOptions({}) },
+  // npm start's flags for the engine the runs use (a --database-url among the load's options: the server's).
+  { label: "A (npm start)", flags: serverNodeOptions({ DATABASE_URL: positionals.some((p) => p.startsWith("--database-url")) ? "postgresql://" : "" }) },
   { label: "B (--against)", flags: values.against },
 ];
 const dir = mkdtempSync(path.join(tmpdir(), "routeboard-load-compare-"));

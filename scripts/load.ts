@@ -165,7 +165,7 @@ async function spawnServer(replica: Replica, dataDir: string): Promise<{ url: st
       BASIC_AUTH: "",
       CRON_SECRET: "",
       NEXT_TELEMETRY_DISABLED: "1",
-      NODE_OPTIONS: values["server-node-options"] ?? serverNodeOptions(),
+      NODE_OPTIONS: values["server-node-options"] ?? serverNodeOptions({ DATABASE_URL: values["database-url"], NODE_OPTIONS: process.env.NODE_OPTIONS }),
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -407,7 +407,7 @@ console.log(
 if (values.json) {
   const cpuMsPerRequest = cpuBefore !== null && cpuAfter !== null && all.length ? (cpuAfter - cpuBefore) / all.length : null;
   const figures = {
-    serverNodeOptions: values.url ? null : (values["server-node-options"] ?? serverNodeOptions()),
+    serverNodeOptions: values.url ? null : (values["server-node-options"] ?? serverNodeOptions({ DATABASE_URL: values["database-url"], NODE_OPTIONS: process.env.NODE_OPTIONS })),
     viewers,
     durationS: elapsedS,
     requests: all.length,

@@ -1,12 +1,15 @@
 import { readFileSync } from "node:fs";
 
 /**
- * The Node flags `npm start` gives the server (its heap limits, see "Memory" in docs/operations.md), read
- * from package.json so that the demo, the browser tests and `npm run load` start it alike; any
- * NODE_OPTIONS already set come after them, and so win.
+ * The Node flags `npm start` gives the server (its heap limits, see "Memory" in docs/operations.md):
+ * package.json's `config.heapEmbedded` on the embedded database, `config.heapServer` when
+ * DATABASE_URL names a PostgreSQL server (there the database's memory is another process's, and the
+ * server's own heap can be larger for its speed). Read from package.json so that the demo, the
+ * browser tests and `npm run load` start it as npm start does; any NODE_OPTIONS already set come
+ * after them, and so win.
  */
 export function serverNodeOptions(env: Record<string, string | undefined> = process.env): string {
-  const start = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts.start;
-  const flags = /NODE_OPTIONS="([^"$]*)/.exec(start)?.[1].trim() ?? "";
-  return [flags, env.NODE_OPTIONS ?? ""].join(" ").trim();
+  const config = (JSON.parse(readFileSync("package.json", "utf8")) as { config: { heapEmbedded: string; heapServer: string } }).config;
+  const flags = env.DATABASE_URL ? config.heapServer : config.heapEmbedded;
+  return [flags.trim(), env.NODE_OPTIONS ?? ""].join(" ").trim();
 }

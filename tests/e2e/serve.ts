@@ -26,7 +26,7 @@ const child = spawn("npx", ["next", "start", "-p", port, "-H", "127.0.0.1"], {
     ALLOW_PRIVATE_WEBHOOKS: "true",
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     NEXT_TELEMETRY_DISABLED: "1",
-    NODE_OPTIONS: serverNodeOptions(), // the heap limits npm start gives the server
+    NODE_OPTIONS: serverNodeOptions({ ...process.env, ...database.env }), // the heap limits npm start gives the server on this engine
   },
 });
 

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -65,10 +65,30 @@ describe("the load tool's memory samples", () => {
     expect(formatMemoryReport(samples, 950)).toContain("mean 400 MB in the first 10 minutes, 420 MB in the last 10 (+5.0%: flat, within 10%)");
   });
 
-  it("starts the server with npm start's heap limits, and any NODE_OPTIONS already set after them", () => {
-    const start = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts.start;
-    expect(start).toContain("--max-old-space-size=192 --max-semi-space-size=8");
+  it("starts the server with npm start's heap limits for its engine, and any NODE_OPTIONS already set after them", () => {
+    const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { config: Record<string, string>; scripts: { start: string } };
+    expect(pkg.config).toEqual({ heapEmbedded: "--max-old-space-size=192 --max-semi-space-size=8", heapServer: "--max-old-space-size=192 --max-semi-space-size=32" });
+    expect(pkg.scripts.start).toContain("$npm_package_config_heapEmbedded");
+    expect(pkg.scripts.start).toContain("$npm_package_config_heapServer");
     expect(serverNodeOptions({})).toBe("--max-old-space-size=192 --max-semi-space-size=8");
+    expect(serverNodeOptions({ DATABASE_URL: "" })).toBe("--max-old-space-size=192 --max-semi-space-size=8");
+    expect(serverNodeOptions({ DATABASE_URL: "postgresql://127.0.0.1/x" })).toBe("--max-old-space-size=192 --max-semi-space-size=32");
     expect(serverNodeOptions({ NODE_OPTIONS: "--max-old-space-size=512" })).toBe("--max-old-space-size=192 --max-semi-space-size=8 --max-old-space-size=512");
+  });
+
+  it("npm start itself exports those flags: the embedded ones without DATABASE_URL, the server's with it", () => {
+    // The start script up to its `exec next start`, run by npm's own shell with package.json's config.
+    const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } };
+    const prefix = pkg.scripts.start.replace(/&& exec next start$/, "&& node -e 'process.stdout.write(process.env.NODE_OPTIONS)'");
+    expect(prefix).not.toBe(pkg.scripts.start);
+    const env = (extra: Record<string, string>) => ({ ...process.env, NODE_OPTIONS: "", DATABASE_URL: "", npm_package_config_heapEmbedded: "", npm_package_config_heapServer: "", ...extra });
+    const config = { npm_package_config_heapEmbedded: "--max-old-space-size=192 --max-semi-space-size=8", npm_package_config_heapServer: "--max-old-space-size=192 --max-semi-space-size=32" };
+    const run = (extra: Record<string, string>) => execFileSync("sh", ["-c", prefix], { env: env({ ...config, ...extra }), encoding: "utf8" }).trim();
+    expect(run({})).toBe("--max-old-space-size=192 --max-semi-space-size=8");
+    expect(run({ DATABASE_URL: "postgresql://127.0.0.1/x" })).toBe("--max-old-space-size=192 --max-semi-space-size=32");
+    // And npm does set the config variables for its scripts.
+    const fromNpm = execFileSync("npm", ["run", "--silent", "env"], { env: env({}), encoding: "utf8" });
+    expect(fromNpm).toContain("npm_package_config_heapServer=--max-old-space-size=192 --max-semi-space-size=32");
+    expect(fromNpm).toContain("npm_package_config_heapEmbedded=--max-old-space-size=192 --max-semi-space-size=8");
   });
 });
