@@ -4,6 +4,10 @@ import { orderForSending, planProbe, type PlanEndpoint } from "@/lib/probe/plan"
 import { probeSettingsFor } from "@/lib/probe/settings";
 import { lookCount, orderInWaves, sequentialDesign, skipAfterLook, waveOf } from "@/lib/probe/sequential";
 import { kimiDefaultRun } from "@/replica/bench-worlds";
+import { freshChatState } from "@/replica/chat";
+import { kimiK25 } from "@/replica/data/kimi-k2.5";
+import { BATCH_NOISE, variant } from "@/replica/lm";
+import { runProbeInProcess } from "@/replica/probe-harness";
 
 // The probe's sequential design (issue 19, item 7): prompts dealt into waves, a look after each,
 // most of α kept for the last look, and a clear case decided early at a lower cost. The error
@@ -99,5 +103,42 @@ describe("a default run over Kimi K2.5's 11 replica endpoints, looks included", 
     expect(run.skipped).toBeGreaterThan(0);
     expect(run.requests + run.skipped).toBe(1804); // the whole plan, as before the sequential design
     expect(Number(run.costUsd)).toBeLessThan(0.0825); // the whole plan's cost at the replica's prices
-  }, 60_000); // 5 s of computing alone
+  }, 40_000); // 4 s alone, 10 s beside a CI run here
+});
+
+describe("a run that needs its second look", () => {
+  it("FP8 at 2.2Δ: undecided after 14 prompts, decided at the second look on 28, its third wave never sent", () => {
+    const settings = probeSettingsFor("moonshotai/kimi-k2.5");
+    const endpoint = (tag: string): PlanEndpoint => {
+      const p = kimiK25.providers.find((x) => x.tag === tag);
+      if (!p) throw new Error(tag);
+      return { tag, provider: p.provider, inputPricePerM: p.inputPerM, outputPricePerM: p.outputPerM, supportsLogprobs: true };
+    };
+    const reference = endpoint("moonshotai/int4");
+    const fp8 = endpoint("fireworks");
+    const prompts = defaultProbePrompts();
+    // The bench decides FP8 at the second look in about half of its runs: the first such seed.
+    for (let seed = 1; seed <= 20; seed++) {
+      const state = freshChatState();
+      state.overrides[fp8.tag] = { logprobs: true, logprobsKind: "raw", extraTemplateTokens: 0, fallback: undefined, cacheTtlMs: 0, variant: variant("fp8-e4m3", "fp8-e4m3", { nondeterminism: BATCH_NOISE }) };
+      const out = runProbeInProcess({ modelId: "moonshotai/kimi-k2.5", prompts, reference, endpoints: [fp8], state, seed, deltaNats: settings.deltaNats, sampler: settings.sampler });
+      const r = out.results.find((x) => x.tag === fp8.tag);
+      if (r?.divergence?.look?.at !== 2) continue;
+      expect(r.verdict).toBe("differs");
+      expect(r.promptsCompared).toBe(28);
+      expect(r.divergence.confidence).toBeCloseTo(0.992, 12);
+      expect(r.reason).toMatch(/99\.2% interval .*; decided early, at look 2 of 3 \(28 of 41 prompts\): its later requests were not sent$/);
+      // Sent: its two requests for each prompt of the first two waves; the third wave's 26 are not.
+      const design = out.facts.design;
+      if (!design) throw new Error("no design");
+      const sent = out.answers.filter((a) => a.tag === fp8.tag);
+      expect(sent).toHaveLength(2 * 28);
+      expect(sent.every((a) => waveOf(design, a.promptIndex) <= 1)).toBe(true);
+      // Every endpoint decided: the reference's third wave is not sent either.
+      expect(out.answers.filter((a) => a.tag === reference.tag && waveOf(design, a.promptIndex) === 2)).toHaveLength(0);
+      expect(out.skipped).toBe(13 * (2 + 4));
+      return;
+    }
+    throw new Error("no seed of 20 decided FP8 at the second look (the bench: about half of the runs)");
+  }, 30_000); // 3 s beside a CI run here (the first seed that needs the second look)
 });
