@@ -300,7 +300,11 @@ function DivergenceCells({ result }: { result: ResultView | null }) {
       </span>
       <span className="block text-slate-600">
         {d.positions} positions / {result.promptsCompared} prompts
-        {d.look && d.look.at < d.look.of && <span data-testid="probe-look"> · decided at look {d.look.at} of {d.look.of}</span>}
+        {d.look && d.look.at < d.look.of && (
+          <span data-testid="probe-look" title={`Decided at look ${d.look.at} of ${d.look.of} of the sequential design, on ${d.look.prompts} prompts: its later requests were not sent`}>
+            {" "}· look {d.look.at} of {d.look.of}
+          </span>
+        )}
       </span>
       {d.logprobs.endpoint !== "raw" && <span className="block text-slate-500">logprobs {d.logprobs.endpoint}</span>}
     </td>
