@@ -249,7 +249,7 @@ async function startProbe(base: string): Promise<ProbeWatch> {
   const id = body.id;
   const startedAt = performance.now();
   console.log(`[load] probe run ${id} started (estimate $${body.estimateUsd})`);
-  let last = { status: "queued", done: 0, total: 0 };
+  let last: { status: string; done: number; total: number; skipped?: number } = { status: "queued", done: 0, total: 0 };
   let finishedAfterS: number | null = null;
   let watching = true;
   const setPhase = (phase: string) => {
@@ -259,7 +259,7 @@ async function startProbe(base: string): Promise<ProbeWatch> {
   const watcher = (async () => {
     while (watching) {
       const view = await fetch(`${base}/api/probes/${id}`, { headers })
-        .then((r) => (r.ok ? (r.json() as Promise<{ status: string; progress: { done: number; total: number } }>) : null))
+        .then((r) => (r.ok ? (r.json() as Promise<{ status: string; progress: { done: number; total: number; skipped?: number } }>) : null))
         .catch(() => null);
       if (view) {
         last = { status: view.status, ...view.progress };
@@ -275,7 +275,8 @@ async function startProbe(base: string): Promise<ProbeWatch> {
     stop: async () => {
       watching = false;
       await watcher;
-      const progress = `${last.done} of ${last.total} requests answered`;
+      // `done` counts every settled request: answered, failed, or not needed after an early look.
+      const progress = `${last.done} of ${last.total} requests settled${last.skipped ? ` (${last.skipped} not needed: decided early)` : ""}`;
       return finishedAfterS === null
         ? `probe run ${id}: still ${last.status} when the load ended, ${progress}`
         : `probe run ${id}: ${last.status} after ${finishedAfterS.toFixed(0)} s, ${progress}`;
