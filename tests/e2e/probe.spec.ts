@@ -98,6 +98,8 @@ test.describe("fidelity probe", () => {
     // The clear cases are decided at the first look of the sequential design (14 of 41 prompts, a 99.8% interval).
     await expect(row("chutes/int4")).toContainText(/within Δ: KL -?\d\.\de-\d+ nats\/token, 99\.8% interval \[-?\d\.\de-\d+, \d\.\de-\d+\], Δ 1\.0e-3; .*; decided early, at look 1 of 3 \(14 of 41 prompts\): its later requests were not sent/);
     await expect(row("chutes/int4").getByTestId("probe-look")).toHaveText(/· look 1 of 3$/);
+    await expect(row("chutes/int4")).toContainText("28 / 82 (54 not sent)"); // two requests for each of the first wave's 14 prompts
+    await expect(run.getByTestId("probe-skipped")).toHaveText(/\(\d+ not needed: decided early\)$/);
     await expect(row("chutes/int4").getByTestId("probe-look")).toHaveAttribute("title", "Decided at look 1 of 3 of the sequential design, on 14 prompts: its later requests were not sent");
     await expect(row("chutes/int4")).toContainText("sent: temperature 0.6, top_p 0.95, thinking off");
     await expect(row("chutes/int4").getByTestId("probe-kl")).toHaveText(/^-?\d\.\de-\d+ \[-?\d\.\de-\d+, \d\.\de-\d+\]$/);
