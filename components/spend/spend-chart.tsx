@@ -2,17 +2,13 @@
 
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { SpendChartProps } from "./spend-chart-props";
+import { minuteLabel as time, TICKS, timeAxis } from "./time-axis";
 
 // Spend since the budget start over time, the budget as a horizontal line, and the projection at
 // the current burn rate (dashed) up to where it meets the budget. Figures arrive as decimal
 // strings and become numbers here only to be drawn.
 
 export type { SpendChartProps };
-
-const time = (ms: number) => new Date(ms).toISOString().slice(5, 16).replace("T", " ");
-/** Tick labels fine enough to differ: snapshots minutes apart would all read "12-01 20:33". */
-const timeTick = (spanMs: number) => (ms: number) =>
-  spanMs < 600_000 ? new Date(ms).toISOString().slice(11, 19) : time(ms);
 
 export function SpendChart({ points, budgetUsd, projection }: SpendChartProps) {
   const spent = points.map((p) => ({ t: Date.parse(p.at), spent: Number(p.spent) }));
@@ -28,13 +24,16 @@ export function SpendChart({ points, budgetUsd, projection }: SpendChartProps) {
   const times = spent.map((p) => p.t);
   const oneInstant = times.length > 0 && Math.min(...times) === Math.max(...times);
   const allTimes = [...times, ...projected.map((p) => p.t)];
-  const xSpan = allTimes.length ? Math.max(...allTimes) - Math.min(...allTimes) : 0;
-  const xDomain: [number | string, number | string] = oneInstant ? [times[0] - 1_800_000, times[0] + 1_800_000] : ["dataMin", "dataMax"];
+  // A span under a few milliseconds (snapshots at one instant) is padded to an hour around it.
+  const lo = allTimes.length ? Math.min(...allTimes) : Date.now();
+  const hi = allTimes.length ? Math.max(...allTimes) : lo;
+  const xDomain: [number, number] = oneInstant || hi - lo < TICKS ? [lo - 1_800_000, hi + 1_800_000] : [lo, hi];
+  const axis = timeAxis(xDomain[0], xDomain[1]);
   return (
     <ResponsiveContainer width="100%" height="100%">
         <LineChart margin={{ top: 10, right: 16, bottom: 0, left: 0 }} accessibilityLayer={false}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-          <XAxis dataKey="t" type="number" scale="time" domain={xDomain} tickFormatter={timeTick(xSpan)} fontSize={11} minTickGap={40} />
+          <XAxis dataKey="t" type="number" scale="time" domain={xDomain} ticks={axis.ticks} tickFormatter={axis.label} fontSize={11} minTickGap={40} />
           <YAxis domain={[0, maxY]} tickFormatter={money} fontSize={11} width={56} />
           <Tooltip
             labelFormatter={(v) => `${time(Number(v))} UTC`}
