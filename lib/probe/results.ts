@@ -86,11 +86,9 @@ function resultsByLook(run: RunFacts, answers: AnswerRow[], design: SequentialDe
       }
     }
   }
-  // What each endpoint cost and who served it: over all its answers, whatever look decided it.
-  const extras = new Map(latest.map((r) => [r.tag, { provider: r.provider, servedBy: r.servedBy, costUsd: r.costUsd }]));
-  const all = resultsOnPrompts(run, answers, { confidence: 1 - design.alphas[looks - 1], promptsPlanned: run.promptCount, look: null });
-  for (const r of all) extras.set(r.tag, { provider: r.provider, servedBy: r.servedBy, costUsd: r.costUsd });
-  const results = latest.map((r) => ({ ...(chosen.get(r.tag) ?? r), ...extras.get(r.tag) }));
+  // What each endpoint cost and who served it: over all its answers, whatever look decided it. The
+  // last look reads every prompt, so its results have them (the interim looks' are not used).
+  const results = latest.map((r) => ({ ...(chosen.get(r.tag) ?? r), provider: r.provider, servedBy: r.servedBy, costUsd: r.costUsd }));
   return { results, decidedAt };
 }
 

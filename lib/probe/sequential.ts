@@ -5,8 +5,9 @@ import { seededRandom } from "./random";
 // The prompts are split at random into waves (three for the built-in 41 prompts: 14, 14, 13). The
 // runner sends the requests of one wave, in random order, before any of the next; when a wave is
 // settled it looks: each endpoint whose interval over the prompts of the waves so far clears Δ
-// (upper bound below it: `equivalent`; lower bound above it: `differs`) is decided there, and its
-// requests of later waves are never sent. The reference's requests go on while any endpoint that
+// (upper bound below it: `equivalent`; lower bound above it: `differs`), or whose answers already
+// show another prompt format or provider, is decided there, and its requests of later waves are
+// never sent (lib/probe/results.ts decides; the runner and the harness skip). The reference's requests go on while any endpoint that
 // needs them is undecided.
 //
 // Error rates. Look j uses a two-sided interval at level 1 − α_j, with Σ α_j = 0.05 (α = 0.002,
