@@ -132,7 +132,7 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
     const decided = decidedByLook({ ...runFacts(run), design: design! }, answerRows(rows), j);
     if (decided.size === 0) return;
     const skip = pending.filter(skipAfterLook(plan, run.referenceTag, decided));
-    if (skip.length === 0) return;
+    if (skip.length === 0 || signal?.aborted) return;
     await db.probeRequest.updateMany({ where: { id: { in: skip.map((r) => r.id) }, status: "pending" }, data: { status: "skipped" } });
     const skipped = new Set(skip.map((r) => r.id));
     for (let i = pending.length - 1; i >= 0; i--) if (skipped.has(pending[i].id)) pending.splice(i, 1);
@@ -289,6 +289,9 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
       const row = await db.probeRun.findUnique({ where: { id: runId }, select: { cancelRequested: true } }).catch(() => null);
       if (row?.cancelRequested) stopReason = { status: "cancelled", error: null };
     }
+    // The signal may have come while this turn awaited the database (the lease, the cancel flag):
+    // nothing is looked at, marked or sent after it.
+    if (signal?.aborted) return abandon();
     // A sequential run looks when a wave is settled, before the next wave is sent. A look the
     // database did not answer is taken again on the next turn; nothing of the next wave goes first.
     if (design && !stopReason && !leaseInDoubt && looked < Math.min(openWave(), looks - 1)) {
@@ -331,10 +334,15 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
     }
     pending.splice(index, 1);
     // A write the database never took has set stopReason (storeOrStop); the loop ends the run.
-    const done = send(next)
+    // Only this send's own entry is removed when it ends: a retry of the same request may have
+    // been sent (and entered) by then.
+    const entry = { provider: providerKey(next.tag), wave: next.wave, worstCase: next.worstCaseUsd, done: Promise.resolve() };
+    inFlight.set(next.id, entry);
+    entry.done = send(next)
       .catch(() => undefined)
-      .finally(() => inFlight.delete(next.id));
-    inFlight.set(next.id, { provider: providerKey(next.tag), wave: next.wave, worstCase: next.worstCaseUsd, done });
+      .finally(() => {
+        if (inFlight.get(next.id) === entry) inFlight.delete(next.id);
+      });
   }
   if (signal?.aborted) return abandon();
   return finishRun(db, runId, stopReason?.status ?? "done", stopReason?.error ?? null);

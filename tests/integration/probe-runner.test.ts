@@ -1,6 +1,6 @@
 import Decimal from "decimal.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { OpenedDb } from "@/lib/db/engines";
+import type { Db, OpenedDb } from "@/lib/db/engines";
 import { createOpenRouterClient } from "@/lib/openrouter/client";
 import { runPollCycle } from "@/lib/poller/cycle";
 import { listPromptSets, uploadPromptSet } from "@/lib/probe/prompt-sets";
@@ -202,6 +202,61 @@ describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
     const sum = requests.reduce((t, r) => t.plus(r.costUsd?.toString() ?? "0"), new Decimal(0));
     expect(run?.costUsd).toBe(sum.toFixed());
   }, 30_000); // 96-288 requests: 1.4-1.7 s alone on both engines here
+
+  it("a crash signalled while the worker awaits the database (its cancel check) writes nothing after it: no look, no request marked skipped, none sent", async () => {
+    // A CI run once found the worker, crashed by the signal as the first wave's last answer was
+    // stored, still taking the look it had reached (marking later requests skipped) because the
+    // signal came while it awaited the cancel flag. Here the signal comes exactly then.
+    const lines = Array.from({ length: 36 }, (_, i) => JSON.stringify({ prompt: `Crash prompt ${i}: name a colour and the number ${i * 11}.` }));
+    const upload = await uploadPromptSet(opened.db, "crash-waves", lines.join("\n"));
+    if (!upload.ok) throw new Error("upload failed");
+    const created = await create({ prompts: { id: upload.id }, endpoints: ["chutes/int4"] });
+    const stored = await opened.db.probeRun.findUniqueOrThrow({ where: { id: created.id } });
+    const waveOf = (promptIndex: number) => (stored.design as { waveOfPrompt: number[] }).waveOfPrompt[promptIndex];
+    const all = await opened.db.probeRequest.findMany({ where: { runId: created.id } });
+    const firstWave = all.filter((r) => waveOf(r.promptIndex) === 0).length;
+    expect(firstWave).toBe(12 * 6); // the reference's 4 requests a prompt and chutes's 2
+    const crash = new AbortController();
+    let firstWaveStored = false;
+    // The cancel check answered after the first wave's last answer is stored: the signal comes
+    // before that turn of the loop goes on (setImmediate lets the answer's own bookkeeping end).
+    const db = opened.db.$extends({
+      query: {
+        probeRun: {
+          async findUnique({ args, query }) {
+            const row = await query(args);
+            if (firstWaveStored && !crash.signal.aborted) {
+              await new Promise((resolve) => setImmediate(resolve));
+              crash.abort();
+            }
+            return row;
+          },
+        },
+      },
+    }) as unknown as Db;
+    const claimed = await claimRun(opened.db, 30, created.id);
+    if (!claimed) throw new Error("not claimed");
+    const callsBefore = replica.state.chat.calls.length;
+    const outcome = await processRun(db, client(120_000), created.id, claimed.lease, {
+      ...runner,
+      signal: crash.signal,
+      onStored: (n) => {
+        if (n >= firstWave) firstWaveStored = true;
+      },
+    });
+    expect(outcome).toBe("abandoned");
+    expect(crash.signal.aborted).toBe(true);
+    const after = await opened.db.probeRequest.findMany({ where: { runId: created.id } });
+    expect(after.filter((r) => r.status === "skipped")).toEqual([]);
+    expect(after.filter((r) => waveOf(r.promptIndex) === 0).every((r) => r.status === "done")).toBe(true);
+    expect(after.filter((r) => waveOf(r.promptIndex) > 0).every((r) => r.status === "pending")).toBe(true);
+    // Nothing of the second wave reached the replica.
+    const firstWaveSeeds = new Set(after.filter((r) => waveOf(r.promptIndex) === 0).map((r) => `${r.tag}|${r.seed}`));
+    const sent = replica.state.chat.calls.slice(callsBefore);
+    expect(sent.length).toBeGreaterThanOrEqual(firstWave);
+    expect(sent.filter((c) => !firstWaveSeeds.has(`${c.tag}|${c.seed}`))).toEqual([]);
+    await cancelRun(opened.db, created.id);
+  }, 30_000);
 
   it("the cost cap stops a run before any request that could pass it, and says so", async () => {
     const estimate = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4"] });
