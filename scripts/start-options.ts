@@ -13,3 +13,13 @@ export function serverNodeOptions(env: Record<string, string | undefined> = proc
   const flags = env.DATABASE_URL ? config.heapServer : config.heapEmbedded;
   return [flags.trim(), env.NODE_OPTIONS ?? ""].join(" ").trim();
 }
+
+/**
+ * glibc's malloc arenas `npm start` allows the server: 2 unless MALLOC_ARENA_MAX is set. By default
+ * glibc keeps up to 8 per core for the threads that allocate (V8's GC helpers, libuv's pool, the
+ * PostgreSQL driver), each holding its freed memory; two hold about 30 MB less at the peak under
+ * load, at the same CPU per request (bench/memory.md, sixth round).
+ */
+export function serverMallocArenas(env: Record<string, string | undefined> = process.env): string {
+  return env.MALLOC_ARENA_MAX?.trim() || "2";
+}

@@ -2,7 +2,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { serverNodeOptions } from "@/scripts/start-options";
+import { serverMallocArenas, serverNodeOptions } from "@/scripts/start-options";
 import { formatMemoryReport, MemorySampler, processMemoryMb, summarizeMemory, type MemorySample } from "@/scripts/load-memory";
 
 // `npm run load`'s memory report: it reads a real process's memory, keeps its samples and the
@@ -86,6 +86,16 @@ describe("the load tool's memory samples", () => {
     const run = (extra: Record<string, string>) => execFileSync("sh", ["-c", prefix], { env: env({ ...config, ...extra }), encoding: "utf8" }).trim();
     expect(run({})).toBe("--max-old-space-size=192 --max-semi-space-size=8");
     expect(run({ DATABASE_URL: "postgresql://127.0.0.1/x" })).toBe("--max-old-space-size=192 --max-semi-space-size=32");
+    // Two malloc arenas, unless the environment sets its own; the helpers the demo, the load and
+    // the browser tests start the server with say the same.
+    const arenas = pkg.scripts.start.replace(/&& exec next start$/, "&& node -e 'process.stdout.write(process.env.MALLOC_ARENA_MAX)'");
+    const runArenas = (extra: Record<string, string>) => execFileSync("sh", ["-c", arenas], { env: { ...env({ ...config, ...extra }) }, encoding: "utf8" }).trim();
+    const withoutArenas = { ...process.env };
+    delete withoutArenas.MALLOC_ARENA_MAX;
+    expect(execFileSync("sh", ["-c", arenas], { env: { ...withoutArenas, ...config }, encoding: "utf8" }).trim()).toBe("2");
+    expect(runArenas({ MALLOC_ARENA_MAX: "4" })).toBe("4");
+    expect(serverMallocArenas({})).toBe("2");
+    expect(serverMallocArenas({ MALLOC_ARENA_MAX: "4" })).toBe("4");
     // And npm does set the config variables for its scripts.
     const fromNpm = execFileSync("npm", ["run", "--silent", "env"], { env: env({}), encoding: "utf8" });
     expect(fromNpm).toContain("npm_package_config_heapServer=--max-old-space-size=192 --max-semi-space-size=32");
