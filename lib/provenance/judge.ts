@@ -1,6 +1,9 @@
 // Provenance: one class for one imported generation, decided from the facts Routeboard held about
 // the endpoint that served it at the time it was generated. Pure: the facts are gathered elsewhere
 // (lib/provenance/facts.ts); this file only decides, so it can be tested with hand-written facts.
+// A class and its reasons never name the generation's own time (the record carries it): so every
+// generation of one time span between two facts gets the same judgement (lib/provenance/timeline.ts's
+// spanJudge judges a span once).
 
 /** `awaiting`: the record kept only its generation id and OpenRouter's /generation has not answered yet ("not yet looked up"). */
 export const PROVENANCE_CLASSES = ["trusted", "unverified", "suspect", "excluded", "awaiting"] as const;
@@ -102,8 +105,8 @@ export function judgeGeneration(f: GenerationFacts): Judgement {
   if (f.modelId && !sameModel(f.modelId, f.view.modelId)) {
     return none("unverified", [`the record's model ${f.modelId} is not the view's model ${f.view.modelId}`]);
   }
-  if (!f.viewRulesKnown) return none("unverified", [`view “${f.view.name}”'s rules at ${f.occurredAt} were not recorded (saved before its history was kept)`]);
-  if (!f.snapshotInForce) return none("unverified", [`no snapshot of ${f.view.modelId} was taken before ${f.occurredAt}`]);
+  if (!f.viewRulesKnown) return none("unverified", [`view “${f.view.name}”'s rules at the generation's time were not recorded (saved before its history was kept)`]);
+  if (!f.snapshotInForce) return none("unverified", [`no snapshot of ${f.view.modelId} was taken before the generation`]);
   if (f.candidates.length === 0) {
     const what = f.recordTag ? `endpoint ${f.recordTag}` : `provider ${f.provider}`;
     return none("excluded", [`${what} had no endpoint of ${f.view.modelId} in the snapshot in force: view “${f.view.name}”'s allow-list never named it (a leak through fallbacks)`]);
@@ -130,7 +133,7 @@ function judgeCandidate(c: CandidateFacts, f: GenerationFacts): Judgement {
     quantization: c.atTime?.quantization ?? null,
   };
   const judged = (cls: ProvenanceClass, reasons: string[]): Judgement => ({ ...base, class: cls, reasons });
-  if (!c.atTime) return judged("unverified", [`no snapshot of ${c.tag} was in force at ${f.occurredAt}`]);
+  if (!c.atTime) return judged("unverified", [`no snapshot of ${c.tag} was in force at the generation's time`]);
   const a = c.atTime;
   const context = `${c.tag} at the snapshot of ${a.snapshotAt}: status ${a.status ?? "unknown"}, quantization ${a.quantization}${a.quantizationSource === "team" ? " (team's record)" : ""}`;
   if (!a.included) {

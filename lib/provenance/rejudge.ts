@@ -2,14 +2,15 @@ import "server-only";
 import { Prisma } from "../db/generated/client";
 import type { Db } from "../db/engines";
 import { env } from "../env";
-import { judgeGeneration, type GenerationFacts, type Judgement } from "./judge";
+import type { GenerationFacts, Judgement } from "./judge";
 import { loadTimelineInput } from "./load";
-import { buildTimeline, generationFacts, type Timeline } from "./timeline";
+import { buildTimeline, spanJudge, type Timeline } from "./timeline";
 
 // Judges imported generations and stores each one's class (ProvenanceJudgement, one row per usage
 // record, replaced on every pass with the time it was computed). Records are read and written in
 // id-ordered batches, so memory stays bounded however many there are; each view's timeline is
-// built once per pass from the facts over the span its records cover.
+// built once per pass from the facts over the span its records cover, and each time span between
+// two of its facts is judged once (spanJudge).
 
 export interface RejudgeScope {
   /** Only the records of one import (after it lands). */
@@ -70,6 +71,7 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
   }
 
   const byClass: Record<string, number> = { trusted: 0, unverified: 0, suspect: 0, excluded: 0, awaiting: 0 };
+  const judgeOf = spanJudge(views, graceMinutes);
   let judged = 0;
   let last = 0;
   for (;;) {
@@ -81,25 +83,33 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
        ORDER BY r.id
        LIMIT ${BATCH}`;
     if (batch.length === 0) break;
-    const rows = batch.map((r) => {
-      const v = r.view_id === null ? undefined : views.get(r.view_id);
-      const facts = generationFacts(
-        { provider: r.provider, tag: r.tag, modelId: r.model_id, occurredAt: r.occurred_at },
-        v?.view ?? null,
-        v?.timeline ?? null,
-        graceMinutes,
-      );
-      if (r.lookup_state !== null) facts.lookup = { state: r.lookup_state, attempts: r.lookup_attempts ?? 0, error: r.lookup_error };
-      const j = judgeGeneration(facts);
+    // One judgement per time span (spanJudge), sent once per batch with the records that share it.
+    const distinct = new Map<Judgement, number>();
+    const pairs = batch.map((r) => {
+      const j = judgeOf({
+        provider: r.provider,
+        tag: r.tag,
+        modelId: r.model_id,
+        occurredAt: r.occurred_at,
+        viewKey: r.view_id,
+        lookup: r.lookup_state === null ? undefined : { state: r.lookup_state, attempts: r.lookup_attempts ?? 0, error: r.lookup_error },
+      });
       byClass[j.class]++;
-      return row(r.id, r.view_id, j);
+      let index = distinct.get(j);
+      if (index === undefined) distinct.set(j, (index = distinct.size));
+      return { r: r.id, j: index, v: r.view_id };
     });
+    const judgements = [...distinct.keys()].map((j, i) => ({ i, ...columns(j) }));
     await db.$executeRaw`
+      WITH j AS (
+        SELECT x.i, x.class, x.tag, x.ambiguous, ARRAY(SELECT jsonb_array_elements_text(x.reasons)) AS reasons,
+               x."verdictBefore", x."verdictAfter", x.included, x.status, x.quantization
+          FROM jsonb_to_recordset(${JSON.stringify(judgements)}::jsonb) AS x(i int, class text, tag text, ambiguous boolean, reasons jsonb,
+               "verdictBefore" text, "verdictAfter" text, included boolean, status int, quantization text))
       INSERT INTO "ProvenanceJudgement" ("recordId", "class", "tag", "ambiguous", "reasons", "viewId", "verdictBefore", "verdictAfter", "included", "status", "quantization", "judgedAt")
-      SELECT x."recordId", x.class, x.tag, x.ambiguous, ARRAY(SELECT jsonb_array_elements_text(x.reasons)), x."viewId",
-             x."verdictBefore", x."verdictAfter", x.included, x.status, x.quantization, ${computedAt}
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x("recordId" int, class text, tag text, ambiguous boolean, reasons jsonb,
-             "viewId" int, "verdictBefore" text, "verdictAfter" text, included boolean, status int, quantization text)
+      SELECT p.r, j.class, j.tag, j.ambiguous, j.reasons, p.v, j."verdictBefore", j."verdictAfter", j.included, j.status, j.quantization, ${computedAt}
+        FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p(r int, j int, v int)
+        JOIN j ON j.i = p.j
       ON CONFLICT ("recordId") DO UPDATE SET class = EXCLUDED.class, tag = EXCLUDED.tag, ambiguous = EXCLUDED.ambiguous,
              reasons = EXCLUDED.reasons, "viewId" = EXCLUDED."viewId", "verdictBefore" = EXCLUDED."verdictBefore",
              "verdictAfter" = EXCLUDED."verdictAfter", included = EXCLUDED.included, status = EXCLUDED.status,
@@ -110,14 +120,12 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
   return { judged, byClass, computedAt: computedAt.toISOString(), ms: Date.now() - started };
 }
 
-function row(recordId: number, viewId: number | null, j: Judgement) {
+function columns(j: Judgement) {
   return {
-    recordId,
     class: j.class,
     tag: j.tag,
     ambiguous: j.ambiguous,
     reasons: j.reasons,
-    viewId,
     verdictBefore: j.verdictBefore,
     verdictAfter: j.verdictAfter,
     included: j.included,

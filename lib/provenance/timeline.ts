@@ -2,7 +2,7 @@ import { evaluateRules, type ProbeFact } from "../rules/evaluate";
 import { endpointFacts } from "../rules/facts";
 import type { ProviderRow } from "../queries/providers";
 import { readComparisonState, toRuleSet } from "../view-state/comparison";
-import type { CandidateFacts, GenerationFacts, VerdictAt, ViewAnswer } from "./judge";
+import { judgeGeneration, type CandidateFacts, type GenerationFacts, type Judgement, type VerdictAt, type ViewAnswer } from "./judge";
 
 // What one saved view said of every endpoint of its model over time: at every moment where a fact
 // changed (a poll's snapshot, a revision of the view's rules, a finished probe) the rules engine is
@@ -156,4 +156,61 @@ function includedUntil(timeline: Timeline, i: number, tag: string, since: number
 function verdictsAround(list: VerdictAt[], t: number): { verdictBefore: VerdictAt | null; verdictAfter: VerdictAt | null } {
   const i = lastAtOrBefore(list, t, (v) => Date.parse(v.at));
   return { verdictBefore: i >= 0 ? list[i] : null, verdictAfter: list[i + 1] ?? null };
+}
+
+/**
+ * The moments at which a generation's facts under this timeline can change: the view's first
+ * rules, every point (a poll, a revision, a probe), every point plus the grace (a pipeline's old
+ * allow-list runs out), every verdict. Between two of them, generations of one provider, tag and
+ * model have the same facts but their time.
+ */
+export function timelineBreaks(timeline: Timeline, graceMinutes: number): number[] {
+  const grace = graceMinutes * 60_000;
+  const breaks = new Set<number>();
+  if (timeline.rulesFrom !== null) breaks.add(timeline.rulesFrom);
+  for (const p of timeline.points) {
+    breaks.add(p.at);
+    breaks.add(p.at + grace);
+  }
+  for (const list of timeline.verdicts.values()) for (const v of list) breaks.add(Date.parse(v.at));
+  return [...breaks].sort((a, b) => a - b);
+}
+
+export interface SpanJudgeInput extends GenerationRecord {
+  /** Any value that tells the views apart (their id). */
+  viewKey: number | null;
+  lookup?: GenerationFacts["lookup"];
+}
+
+/**
+ * judgeGeneration(generationFacts(...)) for many records, judged once per time span: a record's
+ * judgement is looked up by its view, provider, tag, model, lookup and the span between two of its
+ * timeline's breaks its time falls in. A million records of a few spans cost a few judgements and
+ * a binary search each. At most `maxEntries` judgements are kept (then the memo starts again).
+ */
+export function spanJudge(
+  views: ReadonlyMap<number, { view: GenerationFacts["view"]; timeline: Timeline | null }>,
+  graceMinutes: number,
+  maxEntries = 100_000,
+): (record: SpanJudgeInput) => Judgement {
+  const breaks = new Map<number, number[]>();
+  for (const [key, v] of views) if (v.timeline) breaks.set(key, timelineBreaks(v.timeline, graceMinutes));
+  const memo = new Map<string, Judgement>();
+  return (record) => {
+    const v = record.viewKey === null ? undefined : views.get(record.viewKey);
+    const list = record.viewKey === null ? undefined : breaks.get(record.viewKey);
+    const t = record.occurredAt?.getTime();
+    const span = list && t !== undefined ? lastAtOrBefore(list, t, (b) => b) : -2;
+    const l = record.lookup;
+    const key = JSON.stringify([record.viewKey, record.provider, record.tag, record.modelId, t === undefined, span, l?.state ?? null, l?.attempts ?? null, l?.error ?? null]);
+    let judgement = memo.get(key);
+    if (!judgement) {
+      const facts = generationFacts(record, v?.view ?? null, v?.timeline ?? null, graceMinutes);
+      if (l) facts.lookup = l;
+      judgement = judgeGeneration(facts);
+      if (memo.size >= maxEntries) memo.clear();
+      memo.set(key, judgement);
+    }
+    return judgement;
+  };
 }

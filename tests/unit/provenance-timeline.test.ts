@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { judgeGeneration } from "@/lib/provenance/judge";
-import { buildTimeline, generationFacts, type SnapshotRow } from "@/lib/provenance/timeline";
+import { buildTimeline, generationFacts, spanJudge, timelineBreaks, type SnapshotRow } from "@/lib/provenance/timeline";
 
 // A hand-written morning: two endpoints, the view's rules revised at 10:30 to exclude int4, A
 // degraded at 11:00, a probe at 09:30 (A equivalent) and one at 12:00 (B differs).
@@ -53,5 +53,39 @@ describe("provenance over a timeline", () => {
     // before the view's first revision, or before any snapshot
     expect(judge("Alpha", "08:00").reasons[0]).toMatch(/were not recorded/);
     expect(judge("Alpha", "09:45").reasons[0]).toMatch(/^no snapshot of m\/x was taken before/);
+  });
+
+  it("judges a time span once: the same judgement as each generation judged alone, at every minute and at each break ±1 ms", () => {
+    const views = new Map([[7, { view: VIEW, timeline }], [8, { view: { ...VIEW, name: "Other" }, timeline: null }]]);
+    const judgeOf = spanJudge(views, 60);
+    const breaks = timelineBreaks(timeline, 60);
+    const times: Array<number | null> = [null, ...breaks.flatMap((b) => [b - 1, b, b + 1])];
+    for (let t = at("07:30"); t <= at("13:30"); t += 60_000) times.push(t);
+    const lookups = [undefined, { state: "pending", attempts: 2, error: "404" }, { state: "not_found", attempts: 5, error: null }];
+    const distinct = new Set<object>();
+    let compared = 0;
+    for (const viewKey of [7, 8, null]) {
+      for (const provider of ["Alpha", "alpha", "Beta", "Leaky", null]) {
+        for (const tag of [null, "a/fp8", "a/int4"]) {
+          for (const modelId of ["m/x", "m/y"]) {
+            for (const lookup of provider === null ? lookups : [undefined]) {
+              for (const t of times) {
+                const record = { provider, tag, modelId, occurredAt: t === null ? null : new Date(t) };
+                const v = viewKey === null ? undefined : views.get(viewKey);
+                const facts = generationFacts(record, v?.view ?? null, v?.timeline ?? null, 60);
+                if (lookup) facts.lookup = lookup;
+                const memo = judgeOf({ ...record, viewKey, lookup });
+                expect(memo).toEqual(judgeGeneration(facts));
+                distinct.add(memo);
+                compared++;
+              }
+            }
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(10_000);
+    // A few hundred spans and record kinds, not one judgement per record.
+    expect(distinct.size).toBeLessThan(compared / 10);
   });
 });
