@@ -47,6 +47,9 @@ export async function judgementOf(db: Db, id: string) {
   const record = await db.usageRecord.findUnique({ where: { dedupeKey: key }, include: { judgement: true } });
   if (!record) return null;
   const j = record.judgement;
+  // A pass that came to the same judgement wrote nothing but its dataset's time.
+  const pass = await db.provenanceComputed.findUnique({ where: { dataset: record.dataset ?? "" } });
+  const computedAt = j ? new Date(Math.max(j.judgedAt.getTime(), pass?.computedAt.getTime() ?? 0)).toISOString() : null;
   return {
     id,
     provider: record.provider,
@@ -61,6 +64,6 @@ export async function judgementOf(db: Db, id: string) {
     included: j?.included ?? null,
     status: j?.status ?? null,
     quantization: j?.quantization ?? null,
-    computedAt: j?.judgedAt.toISOString() ?? null,
+    computedAt,
   };
 }

@@ -48,57 +48,77 @@ export async function listDatasets(db: Db): Promise<string[]> {
 }
 
 export async function provenanceSummary(db: Db, dataset: string | null, plan: Dataset[]): Promise<ProvenanceSummary> {
-  const filter = datasetFilter(dataset);
-  const [totals, byProvider, byDay, [unjudged], planRows] = await Promise.all([
-    db.$queryRaw<Array<{ class: ProvenanceClass; samples: number; input_tokens: string; output_tokens: string; cost: string; computed_at: Date }>>`
-      SELECT j.class, count(*)::int AS samples, sum(r."inputTokens")::text AS input_tokens,
-             sum(r."outputTokens")::text AS output_tokens, sum(r."costUsd")::text AS cost, max(j."judgedAt") AS computed_at
-        FROM "ProvenanceJudgement" j JOIN "UsageRecord" r ON r.id = j."recordId"
-       WHERE true ${filter}
-       GROUP BY j.class`,
-    db.$queryRaw<Array<{ provider: string; class: ProvenanceClass; samples: number; output_tokens: string }>>`
-      SELECT COALESCE(r.provider, ${NOT_LOOKED_UP}) AS provider, j.class, count(*)::int AS samples, sum(r."outputTokens")::text AS output_tokens
-        FROM "ProvenanceJudgement" j JOIN "UsageRecord" r ON r.id = j."recordId"
-       WHERE true ${filter}
-       GROUP BY 1, j.class
-       ORDER BY 1, j.class`,
-    db.$queryRaw<Array<{ day: Date | null; class: ProvenanceClass; samples: number; output_tokens: string }>>`
-      SELECT date_trunc('day', r."occurredAt" AT TIME ZONE 'UTC') AS day, j.class, count(*)::int AS samples,
-             sum(r."outputTokens")::text AS output_tokens
-        FROM "ProvenanceJudgement" j JOIN "UsageRecord" r ON r.id = j."recordId"
-       WHERE true ${filter}
-       GROUP BY 1, j.class
-       ORDER BY 1, j.class`,
-    db.$queryRaw<Array<{ n: number }>>`
-      SELECT count(*)::int AS n FROM "UsageRecord" r
-       WHERE NOT EXISTS (SELECT 1 FROM "ProvenanceJudgement" j WHERE j."recordId" = r.id) ${filter}`,
-    db.$queryRaw<Array<{ dataset: string; output_tokens: string }>>`
-      SELECT r.dataset, sum(r."outputTokens")::text AS output_tokens
-        FROM "ProvenanceJudgement" j JOIN "UsageRecord" r ON r.id = j."recordId"
-       WHERE j.class = 'trusted' AND r.dataset IN (${Prisma.join(plan.length ? plan.map((d) => d.name) : [""])}) ${filter}
-       GROUP BY r.dataset`,
+  // One pass over the records and their judgements, grouped as finely as any part of the page
+  // needs (class, provider, UTC day, dataset): the totals, the two breakdowns, the unjudged count
+  // and the plan's trusted tokens are sums of these groups (a few thousand rows however many
+  // records), so the tables are joined once, not once per part.
+  const [groups, computed] = await Promise.all([db.$queryRaw<
+    Array<{ class: ProvenanceClass | null; provider: string; day: Date | null; dataset: string | null; samples: number; input_tokens: string; output_tokens: string; cost: string; computed_at: Date | null }>
+  >`
+    SELECT j.class, COALESCE(r.provider, ${NOT_LOOKED_UP}) AS provider, date_trunc('day', r."occurredAt" AT TIME ZONE 'UTC') AS day, r.dataset,
+           count(*)::int AS samples, sum(r."inputTokens")::text AS input_tokens, sum(r."outputTokens")::text AS output_tokens,
+           sum(r."costUsd")::text AS cost, max(j."judgedAt") AS computed_at
+      FROM "UsageRecord" r LEFT JOIN "ProvenanceJudgement" j ON j."recordId" = r.id
+     WHERE true ${datasetFilter(dataset)}
+     GROUP BY 1, 2, 3, 4`,
+    db.provenanceComputed.findMany(),
   ]);
-  const byClass = new Map(totals.map((t) => [t.class, t]));
+  // When a class was last computed: the latest pass over a dataset it has generations in (a pass
+  // that changed nothing writes no judgement, only its dataset's time), or its latest judgement.
+  const computedOf = new Map(computed.map((c) => [c.dataset, c.computedAt.getTime()]));
+  const judged = groups.filter((g): g is typeof g & { class: ProvenanceClass } => g.class !== null);
+  const totals = new Map<ProvenanceClass, { samples: number; input: Decimal; output: Decimal; cost: Decimal; computedAt: number }>();
+  const byProvider = new Map<string, { provider: string; class: ProvenanceClass; samples: number; output: Decimal }>();
+  const byDay = new Map<string, { day: string; class: ProvenanceClass; samples: number; output: Decimal }>();
+  const planNames = new Set(plan.map((d) => d.name));
+  let trustedPlan = new Decimal(0);
+  for (const g of judged) {
+    const t = totals.get(g.class) ?? { samples: 0, input: new Decimal(0), output: new Decimal(0), cost: new Decimal(0), computedAt: 0 };
+    t.samples += g.samples;
+    t.input = t.input.plus(g.input_tokens);
+    t.output = t.output.plus(g.output_tokens);
+    t.cost = t.cost.plus(g.cost);
+    t.computedAt = Math.max(t.computedAt, g.computed_at?.getTime() ?? 0, computedOf.get(g.dataset ?? "") ?? 0);
+    totals.set(g.class, t);
+    const pk = `${g.provider}\u0000${g.class}`;
+    const p = byProvider.get(pk) ?? { provider: g.provider, class: g.class, samples: 0, output: new Decimal(0) };
+    p.samples += g.samples;
+    p.output = p.output.plus(g.output_tokens);
+    byProvider.set(pk, p);
+    const day = g.day ? g.day.toISOString().slice(0, 10) : "no time";
+    const dk = `${day}\u0000${g.class}`;
+    const d = byDay.get(dk) ?? { day, class: g.class, samples: 0, output: new Decimal(0) };
+    d.samples += g.samples;
+    d.output = d.output.plus(g.output_tokens);
+    byDay.set(dk, d);
+    if (g.class === "trusted" && g.dataset !== null && planNames.has(g.dataset)) trustedPlan = trustedPlan.plus(g.output_tokens);
+  }
+  const unjudged = groups.filter((g) => g.class === null).reduce((n, g) => n + g.samples, 0);
   const scopedPlan = dataset === null ? plan : plan.filter((d) => d.name === dataset);
   const planOutput = scopedPlan.reduce((s, d) => s + d.outputTokens, 0);
-  const trustedPlan = planRows.reduce((s, r) => s.plus(r.output_tokens), new Decimal(0));
-  const drop = ["suspect", "excluded"].reduce((s, c) => s.plus(byClass.get(c as ProvenanceClass)?.cost ?? 0), new Decimal(0));
+  const drop = (["suspect", "excluded"] as const).reduce((s, c) => s.plus(totals.get(c)?.cost ?? 0), new Decimal(0));
+  // Ordered as SQL ordered them before: by provider (or day, "no time" last), then class.
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return {
     dataset,
     totals: PROVENANCE_CLASSES.map((c) => {
-      const t = byClass.get(c);
+      const t = totals.get(c);
       return {
         class: c,
         samples: t?.samples ?? 0,
-        inputTokens: t?.input_tokens ?? "0",
-        outputTokens: t?.output_tokens ?? "0",
-        costUsd: new Decimal(t?.cost ?? 0).toFixed(2),
-        computedAt: t ? t.computed_at.toISOString() : null,
+        inputTokens: t?.input.toFixed(0) ?? "0",
+        outputTokens: t?.output.toFixed(0) ?? "0",
+        costUsd: (t?.cost ?? new Decimal(0)).toFixed(2),
+        computedAt: t && t.computedAt > 0 ? new Date(t.computedAt).toISOString() : null,
       };
     }),
-    byProvider: byProvider.map((r) => ({ provider: r.provider, class: r.class, samples: r.samples, outputTokens: r.output_tokens })),
-    byDay: byDay.map((r) => ({ day: r.day ? r.day.toISOString().slice(0, 10) : "no time", class: r.class, samples: r.samples, outputTokens: r.output_tokens })),
-    unjudged: unjudged.n,
+    byProvider: [...byProvider.values()]
+      .sort((a, b) => order(a.provider, b.provider) || order(a.class, b.class))
+      .map((r) => ({ provider: r.provider, class: r.class, samples: r.samples, outputTokens: r.output.toFixed(0) })),
+    byDay: [...byDay.values()]
+      .sort((a, b) => (a.day === "no time" ? 1 : 0) - (b.day === "no time" ? 1 : 0) || order(a.day, b.day) || order(a.class, b.class))
+      .map((r) => ({ day: r.day, class: r.class, samples: r.samples, outputTokens: r.output.toFixed(0) })),
+    unjudged,
     dropCostUsd: drop.toFixed(2),
     planTrustedPercent: planOutput > 0 ? trustedPlan.div(planOutput).times(100).toFixed(1) : null,
     planOutputTokens: planOutput,

@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { Prisma } from "../db/generated/client";
 import type { Db } from "../db/engines";
 import { env } from "../env";
@@ -7,7 +8,8 @@ import { loadTimelineInput } from "./load";
 import { buildTimeline, spanJudge, type Timeline } from "./timeline";
 
 // Judges imported generations and stores each one's class (ProvenanceJudgement, one row per usage
-// record, replaced on every pass with the time it was computed). Records are read and written in
+// record, written when its judgement changes; ProvenanceComputed says when each dataset was last
+// computed). Records are read and written in
 // id-ordered batches, so memory stays bounded however many there are; each view's timeline is
 // built once per pass from the facts over the span its records cover, and each time span between
 // two of its facts is judged once (spanJudge).
@@ -25,6 +27,8 @@ export interface RejudgeScope {
 
 export interface RejudgeResult {
   judged: number;
+  /** Of those, the records whose judgement (or view) changed, or that had none: the rows written. */
+  written: number;
   byClass: Record<string, number>;
   computedAt: string;
   ms: number;
@@ -73,19 +77,26 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
   const byClass: Record<string, number> = { trusted: 0, unverified: 0, suspect: 0, excluded: 0, awaiting: 0 };
   const judgeOf = spanJudge(views, graceMinutes);
   let judged = 0;
+  let written = 0;
+  const datasets = new Set<string>();
   let last = 0;
   for (;;) {
-    const batch = await db.$queryRaw<Array<{ id: number; provider: string | null; tag: string | null; model_id: string | null; occurred_at: Date | null; view_id: number | null; lookup_state: string | null; lookup_attempts: number | null; lookup_error: string | null }>>`
-      SELECT r.id, r.provider, r.tag, r."modelId" AS model_id, r."occurredAt" AS occurred_at, ${VIEW_OF} AS view_id,
-             l.state AS lookup_state, l.attempts AS lookup_attempts, l."lastError" AS lookup_error
+    const batch = await db.$queryRaw<
+      Array<{ id: number; provider: string | null; tag: string | null; model_id: string | null; occurred_at: Date | null; dataset: string; view_id: number | null; lookup_state: string | null; lookup_attempts: number | null; lookup_error: string | null; digest: string | null }>
+    >`
+      SELECT r.id, r.provider, r.tag, r."modelId" AS model_id, r."occurredAt" AS occurred_at, COALESCE(r.dataset, '') AS dataset, ${VIEW_OF} AS view_id,
+             l.state AS lookup_state, l.attempts AS lookup_attempts, l."lastError" AS lookup_error, pj.digest
         ${FROM}
+        LEFT JOIN "ProvenanceJudgement" pj ON pj."recordId" = r.id
        WHERE r.id > ${last} ${filter}
        ORDER BY r.id
        LIMIT ${BATCH}`;
     if (batch.length === 0) break;
-    // One judgement per time span (spanJudge), sent once per batch with the records that share it.
+    // One judgement per time span (spanJudge), sent once per batch with the records that share it;
+    // a record whose stored judgement (and view) is the same as this one's is not written again.
     const distinct = new Map<Judgement, number>();
-    const pairs = batch.map((r) => {
+    const pairs: Array<{ r: number; j: number; v: number | null; d: string }> = [];
+    for (const r of batch) {
       const j = judgeOf({
         provider: r.provider,
         tag: r.tag,
@@ -95,10 +106,17 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
         lookup: r.lookup_state === null ? undefined : { state: r.lookup_state, attempts: r.lookup_attempts ?? 0, error: r.lookup_error },
       });
       byClass[j.class]++;
+      datasets.add(r.dataset);
+      const d = `${digestOf(j)}:${r.view_id ?? ""}`;
+      if (d === r.digest) continue;
       let index = distinct.get(j);
       if (index === undefined) distinct.set(j, (index = distinct.size));
-      return { r: r.id, j: index, v: r.view_id };
-    });
+      pairs.push({ r: r.id, j: index, v: r.view_id, d });
+    }
+    judged += batch.length;
+    last = batch[batch.length - 1].id;
+    if (pairs.length === 0) continue;
+    written += pairs.length;
     const judgements = [...distinct.keys()].map((j, i) => ({ i, ...columns(j) }));
     await db.$executeRaw`
       WITH j AS (
@@ -106,18 +124,34 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
                x."verdictBefore", x."verdictAfter", x.included, x.status, x.quantization
           FROM jsonb_to_recordset(${JSON.stringify(judgements)}::jsonb) AS x(i int, class text, tag text, ambiguous boolean, reasons jsonb,
                "verdictBefore" text, "verdictAfter" text, included boolean, status int, quantization text))
-      INSERT INTO "ProvenanceJudgement" ("recordId", "class", "tag", "ambiguous", "reasons", "viewId", "verdictBefore", "verdictAfter", "included", "status", "quantization", "judgedAt")
-      SELECT p.r, j.class, j.tag, j.ambiguous, j.reasons, p.v, j."verdictBefore", j."verdictAfter", j.included, j.status, j.quantization, ${computedAt}
-        FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p(r int, j int, v int)
+      INSERT INTO "ProvenanceJudgement" ("recordId", "class", "tag", "ambiguous", "reasons", "viewId", "verdictBefore", "verdictAfter", "included", "status", "quantization", "judgedAt", "digest")
+      SELECT p.r, j.class, j.tag, j.ambiguous, j.reasons, p.v, j."verdictBefore", j."verdictAfter", j.included, j.status, j.quantization, ${computedAt}, p.d
+        FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p(r int, j int, v int, d text)
         JOIN j ON j.i = p.j
       ON CONFLICT ("recordId") DO UPDATE SET class = EXCLUDED.class, tag = EXCLUDED.tag, ambiguous = EXCLUDED.ambiguous,
              reasons = EXCLUDED.reasons, "viewId" = EXCLUDED."viewId", "verdictBefore" = EXCLUDED."verdictBefore",
              "verdictAfter" = EXCLUDED."verdictAfter", included = EXCLUDED.included, status = EXCLUDED.status,
-             quantization = EXCLUDED.quantization, "judgedAt" = EXCLUDED."judgedAt"`;
-    judged += batch.length;
-    last = batch[batch.length - 1].id;
+             quantization = EXCLUDED.quantization, "judgedAt" = EXCLUDED."judgedAt", digest = EXCLUDED.digest`;
   }
-  return { judged, byClass, computedAt: computedAt.toISOString(), ms: Date.now() - started };
+  // Every dataset this pass judged was computed now, whether or not a class changed.
+  if (datasets.size > 0) {
+    await db.$executeRaw`
+      INSERT INTO "ProvenanceComputed" (dataset, "computedAt")
+      SELECT x, ${computedAt} FROM jsonb_array_elements_text(${JSON.stringify([...datasets])}::jsonb) AS x
+      ON CONFLICT (dataset) DO UPDATE SET "computedAt" = GREATEST("ProvenanceComputed"."computedAt", EXCLUDED."computedAt")`;
+  }
+  return { judged, written, byClass, computedAt: computedAt.toISOString(), ms: Date.now() - started };
+}
+
+/** A short hash of a judgement's stored columns (computed once per judgement object). */
+const digests = new WeakMap<Judgement, string>();
+function digestOf(j: Judgement): string {
+  let d = digests.get(j);
+  if (d === undefined) {
+    d = createHash("sha256").update(JSON.stringify(columns(j))).digest("base64url").slice(0, 22);
+    digests.set(j, d);
+  }
+  return d;
 }
 
 function columns(j: Judgement) {

@@ -6,9 +6,11 @@ import { uploadPromptSet } from "@/lib/probe/prompt-sets";
 import { claimRun, processRun } from "@/lib/probe/runner";
 import { createProbeRun, getRunResults } from "@/lib/probe/runs";
 import { chooseDatasetView } from "@/lib/provenance/choices";
-import { exportStream } from "@/lib/provenance/export";
+import { exportStream, judgementOf } from "@/lib/provenance/export";
 import { PROVENANCE_CLASSES } from "@/lib/provenance/judge";
 import { provenanceSummary } from "@/lib/provenance/queries";
+import { rejudge } from "@/lib/provenance/rejudge";
+import { deleteKnownQuantization, setKnownQuantization } from "@/lib/known-quantization";
 import { createView, updateView } from "@/lib/saved-views";
 import { importUsage } from "@/lib/usage/import";
 import { DEFAULT_PLAN } from "@/lib/view-state/budget";
@@ -160,5 +162,28 @@ describe.each(engines)("provenance of a pipeline's generations on the $name engi
     const csv = await new Response(exportStream(opened.db, "excluded", "B5", "csv")).text();
     expect(csv.split("\r\n")[0]).toBe("generation_id,class,dataset,provider,tag,occurred_at,reasons");
     expect(csv).toContain("view “Pipeline” excluded deepinfra: by hand");
+  });
+
+  it("a pass over unchanged facts writes no judgement, yet the page and the lookup say it computed them then; a changed fact writes only what it changed", async () => {
+    const all = [...first, ...second];
+    const before = await classes();
+    const at = new Date(Date.now() + 60_000);
+    const same = await rejudge(opened.db, { dataset: "B5" }, { now: at });
+    expect(same).toMatchObject({ judged: all.length, written: 0 });
+    expect(await classes()).toEqual(before);
+    const summary = await provenanceSummary(opened.db, "B5", DEFAULT_PLAN);
+    for (const t of summary.totals) expect(t.computedAt).toBe(t.samples > 0 ? at.toISOString() : null);
+    expect((await judgementOf(opened.db, all[0].id))?.computedAt).toBe(at.toISOString());
+    // A team note corrects Novita's quantization (a correction applies to the past too): only
+    // Novita's generations are written, and once more when the note is removed.
+    const novita = all.filter((g) => g.provider === "Novita").length;
+    expect(novita).toBeGreaterThan(0);
+    await setKnownQuantization(opened.db, KIMI, { tag: "novita", quantization: "fp8", note: "their docs say fp8", recordedBy: "test" });
+    expect(await rejudge(opened.db, { dataset: "B5" })).toMatchObject({ judged: all.length, written: novita });
+    expect((await judgementOf(opened.db, all.find((g) => g.provider === "Novita")?.id ?? ""))?.reasons.join("\n")).toMatch(/quantization fp8 \(team's record\)/);
+    await deleteKnownQuantization(opened.db, KIMI, "novita");
+    expect(await rejudge(opened.db, { dataset: "B5" })).toMatchObject({ judged: all.length, written: novita });
+    const strip = (c: Record<string, { class?: string; reasons: string[] }>) => Object.fromEntries(Object.entries(c).map(([id, j]) => [id, { class: j.class, reasons: j.reasons }]));
+    expect(strip(await classes())).toEqual(strip(before));
   });
 });
