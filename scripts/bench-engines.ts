@@ -9,6 +9,10 @@ import { openScratchServerDb } from "../tests/helpers/db";
 // TEST_DATABASE_URL), print the report and write it under bench/.
 
 export const benchServerUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || "";
+/** BENCH_ENGINES=server or =embedded runs one engine only (a large provenance run on the server alone). */
+const only = process.env.BENCH_ENGINES?.trim() ?? "";
+if (only && only !== "server" && only !== "embedded") throw new Error(`BENCH_ENGINES must be "server" or "embedded" (or unset for both), not "${only}"`);
+if (only === "server" && !benchServerUrl) throw new Error("BENCH_ENGINES=server needs DATABASE_URL or TEST_DATABASE_URL");
 
 export async function benchOnEngines<R>(options: {
   name: string;
@@ -18,18 +22,20 @@ export async function benchOnEngines<R>(options: {
   output: string;
 }): Promise<void> {
   const results: R[] = [];
-  const dir = mkdtempSync(path.join(os.tmpdir(), `routeboard-${options.name}-`));
-  try {
-    const embedded = await openDatabase({ embeddedDir: dir });
+  if (only !== "server") {
+    const dir = mkdtempSync(path.join(os.tmpdir(), `routeboard-${options.name}-`));
     try {
-      results.push(await options.runOn("embedded (PGlite)", embedded));
+      const embedded = await openDatabase({ embeddedDir: dir });
+      try {
+        results.push(await options.runOn("embedded (PGlite)", embedded));
+      } finally {
+        await embedded.close();
+      }
     } finally {
-      await embedded.close();
+      rmSync(dir, { recursive: true, force: true });
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
-  if (benchServerUrl) {
+  if (benchServerUrl && only !== "embedded") {
     const server = await openScratchServerDb(benchServerUrl);
     try {
       results.push(await options.runOn("PostgreSQL server", server));
