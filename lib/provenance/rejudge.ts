@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { Prisma } from "../db/generated/client";
 import type { Db } from "../db/engines";
+import { refreshStatisticsIfGrown } from "../db/statistics";
 import { env } from "../env";
 import type { GenerationFacts, Judgement } from "./judge";
 import { loadTimelineInput } from "./load";
@@ -143,6 +144,7 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
       SELECT x, ${computedAt} FROM jsonb_array_elements_text(${JSON.stringify([...datasets])}::jsonb) AS x
       ON CONFLICT (dataset) DO UPDATE SET "computedAt" = GREATEST("ProvenanceComputed"."computedAt", EXCLUDED."computedAt")`;
   }
+  await refreshStatisticsIfGrown(db, "ProvenanceJudgement", written);
   return { judged, written, byClass, computedAt: computedAt.toISOString(), ms: Date.now() - started };
 }
 

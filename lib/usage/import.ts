@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "../db/engines";
+import { refreshStatisticsIfGrown } from "../db/statistics";
 import { rejudge } from "../provenance/rejudge";
 import { MAX_REPORTED_ERRORS, parseUsageJsonl, type LineError } from "./parse";
 
@@ -77,6 +78,9 @@ export async function importUsage(db: Db, filename: string, body: string, option
     return { importId: created.id, filename, lines: parsed.lines, accepted, duplicates, rejected: parsed.errors.length, errors, awaitingLookup };
   }, { timeout: 60_000 });
   // Each new generation gets its provenance class (a re-import adds no record, so judges nothing).
-  if (result.accepted > 0) await rejudge(db, { importId: result.importId });
+  if (result.accepted > 0) {
+    await rejudge(db, { importId: result.importId });
+    await refreshStatisticsIfGrown(db, "UsageRecord", result.accepted);
+  }
   return result;
 }
