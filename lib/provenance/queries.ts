@@ -4,12 +4,14 @@ import { Prisma } from "../db/generated/client";
 import type { Dataset } from "../budget/cost";
 import type { Db } from "../db/engines";
 import { PROVENANCE_CLASSES, type ProvenanceClass } from "./judge";
+import { readTally, tallyDatasets } from "./tally";
 
-// What the provenance page and export read, aggregated in SQL over the stored judgements: samples,
+// What the provenance page and export read: samples, tokens and cost per class, per provider and
+// per UTC day, for one dataset or all of them (from the totals kept in tally.ts), and the ids of
+// one class in pages.
+
 /** The provider column of records imported with only their generation id, until the lookup answers. */
 export const NOT_LOOKED_UP = "(not yet looked up)";
-
-// tokens and cost per class, per provider and per UTC day, for one dataset or all of them.
 
 export interface ClassTotals {
   class: ProvenanceClass;
@@ -42,31 +44,19 @@ function datasetFilter(dataset: string | null): Prisma.Sql {
 }
 
 export async function listDatasets(db: Db): Promise<string[]> {
-  const rows = await db.$queryRaw<Array<{ dataset: string }>>`
-    SELECT DISTINCT COALESCE(dataset, '') AS dataset FROM "UsageRecord" ORDER BY 1`;
-  return rows.map((r) => r.dataset);
+  return tallyDatasets(db);
 }
 
 export async function provenanceSummary(db: Db, dataset: string | null, plan: Dataset[]): Promise<ProvenanceSummary> {
-  // One pass over the records and their judgements, grouped as finely as any part of the page
-  // needs (class, provider, UTC day, dataset): the totals, the two breakdowns, the unjudged count
-  // and the plan's trusted tokens are sums of these groups (a few thousand rows however many
-  // records), so the tables are joined once, not once per part.
-  const [groups, computed] = await Promise.all([db.$queryRaw<
-    Array<{ class: ProvenanceClass | null; provider: string; day: Date | null; dataset: string | null; samples: number; input_tokens: string; output_tokens: string; cost: string; computed_at: Date | null }>
-  >`
-    SELECT j.class, COALESCE(r.provider, ${NOT_LOOKED_UP}) AS provider, date_trunc('day', r."occurredAt" AT TIME ZONE 'UTC') AS day, r.dataset,
-           count(*)::int AS samples, sum(r."inputTokens")::text AS input_tokens, sum(r."outputTokens")::text AS output_tokens,
-           sum(r."costUsd")::text AS cost, max(j."judgedAt") AS computed_at
-      FROM "UsageRecord" r LEFT JOIN "ProvenanceJudgement" j ON j."recordId" = r.id
-     WHERE true ${datasetFilter(dataset)}
-     GROUP BY 1, 2, 3, 4`,
-    db.provenanceComputed.findMany(),
-  ]);
-  // When a class was last computed: the latest pass over a dataset it has generations in (a pass
-  // that changed nothing writes no judgement, only its dataset's time), or its latest judgement.
+  // The totals PostgreSQL keeps per class, provider, UTC day and dataset as records and judgements
+  // are written (tally.ts): a few thousand groups however many records, so the page does not scan
+  // them. The totals, the two breakdowns, the unjudged count and the plan's trusted tokens are
+  // sums of these groups.
+  const [tally, computed] = await Promise.all([readTally(db, dataset), db.provenanceComputed.findMany()]);
+  // When a class was last computed: the latest pass over a dataset it has generations in (every
+  // pass sets its datasets' time, whether or not it changed a judgement).
   const computedOf = new Map(computed.map((c) => [c.dataset, c.computedAt.getTime()]));
-  const judged = groups.filter((g): g is typeof g & { class: ProvenanceClass } => g.class !== null);
+  const judged = tally.filter((g): g is typeof g & { class: ProvenanceClass } => g.class !== null);
   const totals = new Map<ProvenanceClass, { samples: number; input: Decimal; output: Decimal; cost: Decimal; computedAt: number }>();
   const byProvider = new Map<string, { provider: string; class: ProvenanceClass; samples: number; output: Decimal }>();
   const byDay = new Map<string, { day: string; class: ProvenanceClass; samples: number; output: Decimal }>();
@@ -75,25 +65,26 @@ export async function provenanceSummary(db: Db, dataset: string | null, plan: Da
   for (const g of judged) {
     const t = totals.get(g.class) ?? { samples: 0, input: new Decimal(0), output: new Decimal(0), cost: new Decimal(0), computedAt: 0 };
     t.samples += g.samples;
-    t.input = t.input.plus(g.input_tokens);
-    t.output = t.output.plus(g.output_tokens);
-    t.cost = t.cost.plus(g.cost);
-    t.computedAt = Math.max(t.computedAt, g.computed_at?.getTime() ?? 0, computedOf.get(g.dataset ?? "") ?? 0);
+    t.input = t.input.plus(g.inputTokens);
+    t.output = t.output.plus(g.outputTokens);
+    t.cost = t.cost.plus(g.costUsd);
+    t.computedAt = Math.max(t.computedAt, computedOf.get(g.dataset) ?? 0);
     totals.set(g.class, t);
-    const pk = `${g.provider}\u0000${g.class}`;
-    const p = byProvider.get(pk) ?? { provider: g.provider, class: g.class, samples: 0, output: new Decimal(0) };
+    const provider = g.provider ?? NOT_LOOKED_UP;
+    const pk = `${provider}\u0000${g.class}`;
+    const p = byProvider.get(pk) ?? { provider, class: g.class, samples: 0, output: new Decimal(0) };
     p.samples += g.samples;
-    p.output = p.output.plus(g.output_tokens);
+    p.output = p.output.plus(g.outputTokens);
     byProvider.set(pk, p);
-    const day = g.day ? g.day.toISOString().slice(0, 10) : "no time";
+    const day = g.day ?? "no time";
     const dk = `${day}\u0000${g.class}`;
     const d = byDay.get(dk) ?? { day, class: g.class, samples: 0, output: new Decimal(0) };
     d.samples += g.samples;
-    d.output = d.output.plus(g.output_tokens);
+    d.output = d.output.plus(g.outputTokens);
     byDay.set(dk, d);
-    if (g.class === "trusted" && g.dataset !== null && planNames.has(g.dataset)) trustedPlan = trustedPlan.plus(g.output_tokens);
+    if (g.class === "trusted" && planNames.has(g.dataset)) trustedPlan = trustedPlan.plus(g.outputTokens);
   }
-  const unjudged = groups.filter((g) => g.class === null).reduce((n, g) => n + g.samples, 0);
+  const unjudged = tally.filter((g) => g.class === null).reduce((n, g) => n + g.samples, 0);
   const scopedPlan = dataset === null ? plan : plan.filter((d) => d.name === dataset);
   const planOutput = scopedPlan.reduce((s, d) => s + d.outputTokens, 0);
   const drop = (["suspect", "excluded"] as const).reduce((s, c) => s.plus(totals.get(c)?.cost ?? 0), new Decimal(0));

@@ -6,6 +6,7 @@ import { refreshStatisticsIfGrown } from "../db/statistics";
 import { env } from "../env";
 import type { GenerationFacts, Judgement } from "./judge";
 import { loadTimelineInput } from "./load";
+import { compactProvenanceTally } from "./tally";
 import { buildTimeline, spanJudge, type Timeline } from "./timeline";
 
 // Judges imported generations and stores each one's class (ProvenanceJudgement, one row per usage
@@ -36,6 +37,7 @@ export interface RejudgeResult {
 }
 
 const BATCH = 5_000;
+const COMPACT_EVERY = 50;
 
 /** The view each record was generated under: its import's, else its dataset's choice. */
 const VIEW_OF = Prisma.sql`COALESCE(i."viewId", c."viewId")`;
@@ -78,6 +80,7 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
   const judgeOf = spanJudge(views, graceMinutes);
   let judged = 0;
   let written = 0;
+  let writes = 0;
   const datasets = new Set<string>();
   let last = 0;
   for (;;) {
@@ -121,17 +124,24 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
     last = batch[batch.length - 1].id;
     if (pairs.length === 0) continue;
     written += pairs.length;
+    // The tally's triggers add a few rows a batch; folding them now and then keeps the page's read short.
+    if (++writes % COMPACT_EVERY === 0) await compactProvenanceTally(db);
     const judgements = [...distinct.keys()].map((j, i) => ({ i, ...columns(j) }));
+    // The records are locked (FOR SHARE) before their judgements are written: a lookup that
+    // changes a record at the same time then either commits first (its change is seen by the
+    // tally's trigger here) or waits for this; the tally never counts a record twice. A record
+    // deleted meanwhile is skipped.
     await db.$executeRaw`
-      WITH j AS (
+      WITH p AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p(r int, j int, v int, d text)),
+      locked AS (SELECT id FROM "UsageRecord" WHERE id IN (SELECT r FROM p) FOR SHARE),
+      j AS (
         SELECT x.i, x.class, x.tag, x.ambiguous, ARRAY(SELECT jsonb_array_elements_text(x.reasons)) AS reasons,
                x."verdictBefore", x."verdictAfter", x.included, x.status, x.quantization
           FROM jsonb_to_recordset(${JSON.stringify(judgements)}::jsonb) AS x(i int, class text, tag text, ambiguous boolean, reasons jsonb,
                "verdictBefore" text, "verdictAfter" text, included boolean, status int, quantization text))
       INSERT INTO "ProvenanceJudgement" ("recordId", "class", "tag", "ambiguous", "reasons", "viewId", "verdictBefore", "verdictAfter", "included", "status", "quantization", "judgedAt", "digest")
       SELECT p.r, j.class, j.tag, j.ambiguous, j.reasons, p.v, j."verdictBefore", j."verdictAfter", j.included, j.status, j.quantization, ${computedAt}, p.d
-        FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p(r int, j int, v int, d text)
-        JOIN j ON j.i = p.j
+        FROM p JOIN j ON j.i = p.j JOIN locked ON locked.id = p.r
       ON CONFLICT ("recordId") DO UPDATE SET class = EXCLUDED.class, tag = EXCLUDED.tag, ambiguous = EXCLUDED.ambiguous,
              reasons = EXCLUDED.reasons, "viewId" = EXCLUDED."viewId", "verdictBefore" = EXCLUDED."verdictBefore",
              "verdictAfter" = EXCLUDED."verdictAfter", included = EXCLUDED.included, status = EXCLUDED.status,
@@ -144,6 +154,7 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
       SELECT x, ${computedAt} FROM jsonb_array_elements_text(${JSON.stringify([...datasets])}::jsonb) AS x
       ON CONFLICT (dataset) DO UPDATE SET "computedAt" = GREATEST("ProvenanceComputed"."computedAt", EXCLUDED."computedAt")`;
   }
+  if (written > 0) await compactProvenanceTally(db);
   await refreshStatisticsIfGrown(db, "ProvenanceJudgement", written);
   return { judged, written, byClass, computedAt: computedAt.toISOString(), ms: Date.now() - started };
 }

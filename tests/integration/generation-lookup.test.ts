@@ -12,6 +12,7 @@ import { DEFAULT_PLAN } from "@/lib/view-state/budget";
 import { seedWatchedModels } from "@/lib/watched-models";
 import { injectFault, lagGenerations, startReplica, type Replica } from "@/replica/server";
 import { engines } from "../helpers/db";
+import { countedFromRecords, keptByTally } from "../helpers/tally-judge";
 
 // Issue 21, item 4: a pipeline kept only its generation ids. Routeboard imports them as "awaiting
 // lookup", looks each up in the replica's GET /generation through the real client, and judges it.
@@ -177,5 +178,9 @@ describe.each(engines)("generation lookups on the $name engine", (engine) => {
     const res = await fetch(`${replica.baseUrl}/generation?id=${encodeURIComponent("bad id")}`, { headers: { authorization: "Bearer sk-or-v1-lookup-test" } });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^id: /);
+  });
+
+  it("the page's totals, kept as the records and judgements were written, equal a count of the records", async () => {
+    expect(await keptByTally(opened.db)).toEqual(await countedFromRecords(opened.db));
   });
 });

@@ -17,6 +17,7 @@ import { DEFAULT_PLAN } from "@/lib/view-state/budget";
 import { seedWatchedModels } from "@/lib/watched-models";
 import { requantizeReplica, startReplica, type Replica } from "@/replica/server";
 import { engines } from "../helpers/db";
+import { countedFromRecords, keptByTally } from "../helpers/tally-judge";
 
 // Issue 21 end to end: a pipeline generates through the real client against the replica, under a
 // saved view chosen for its dataset, while the facts move: a probe finds Chutes and Parasail
@@ -185,5 +186,9 @@ describe.each(engines)("provenance of a pipeline's generations on the $name engi
     expect(await rejudge(opened.db, { dataset: "B5" })).toMatchObject({ judged: all.length, written: novita });
     const strip = (c: Record<string, { class?: string; reasons: string[] }>) => Object.fromEntries(Object.entries(c).map(([id, j]) => [id, { class: j.class, reasons: j.reasons }]));
     expect(strip(await classes())).toEqual(strip(before));
+  });
+
+  it("the page's totals, kept as the records and judgements were written, equal a count of the records", async () => {
+    expect(await keptByTally(opened.db)).toEqual(await countedFromRecords(opened.db));
   });
 });
