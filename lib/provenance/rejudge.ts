@@ -123,15 +123,14 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
     judged += batch.length;
     last = batch[batch.length - 1].id;
     if (pairs.length === 0) continue;
-    written += pairs.length;
     // The tally's triggers add a few rows a batch; folding them now and then keeps the page's read short.
     if (++writes % COMPACT_EVERY === 0) await compactProvenanceTally(db);
     const judgements = [...distinct.keys()].map((j, i) => ({ i, ...columns(j) }));
     // The records are locked (FOR SHARE) before their judgements are written: a lookup that
     // changes a record at the same time then either commits first (its change is seen by the
     // tally's trigger here) or waits for this; the tally never counts a record twice. A record
-    // deleted meanwhile is skipped.
-    await db.$executeRaw`
+    // deleted meanwhile is skipped (and not counted as written).
+    written += await db.$executeRaw`
       WITH p AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p(r int, j int, v int, d text)),
       locked AS (SELECT id FROM "UsageRecord" WHERE id IN (SELECT r FROM p) FOR SHARE),
       j AS (
