@@ -71,6 +71,9 @@ export const CHAT_BEHAVIOURS: Record<string, Partial<ChatBehaviour>> = {
 };
 
 /** An endpoint's behaviour: the recorded one, with what a test changed (ChatState.overrides) on top. */
+/** Tokens a template adds to close a trailing assistant message and open a new assistant turn (end, role, separator). */
+export const NEW_TURN_TEMPLATE_TOKENS = 3;
+
 export function chatBehaviour(tag: string, overrides: Record<string, Partial<ChatBehaviour>> = {}): ChatBehaviour {
   return { ...DEFAULT_BEHAVIOUR, ...CHAT_BEHAVIOURS[tag], ...overrides[tag] };
 }
@@ -275,7 +278,9 @@ export function completeChat(state: ChatState, body: unknown, nowMs: number, fin
 
   // Usage: prompt tokens as the recorded Kimi tokenizer counts them; cached tokens from this
   // endpoint's prefix cache (whole blocks of 16 tokens of the longest prefix seen within its TTL).
-  const promptTokens = countPromptTokens(messages, served.extraTemplateTokens);
+  // An endpoint that answers a trailing assistant message as a new turn closes that message and
+  // opens another: its template's turn tokens are counted as well (how the probe recognises it).
+  const promptTokens = countPromptTokens(messages, served.extraTemplateTokens + (prefilled && !continues ? NEW_TURN_TEMPLATE_TOKENS : 0));
   const promptText = JSON.stringify(messages);
   const cachedTokens = cachedPrefixTokens(state, servedTag, promptText, nowMs, served.cacheTtlMs, promptTokens);
   const completionTokens = reasoningTokens + generated.length;

@@ -5,6 +5,7 @@ import { chatRequestFor, orderForSending, planProbe, requestSeed, type PlanEndpo
 import type { ProbePrompt } from "../lib/probe/prompts";
 import { seededRandom } from "../lib/probe/random";
 import { computeResults, decidedByLook, type AnswerRow, type EndpointResult, type RunFacts } from "../lib/probe/results";
+import { DRAFT_ROLE, NO_DRAFT_ERROR, prefillOf } from "../lib/probe/methods/on-policy";
 import { orderInWaves, sequentialDesign, skipAfterLook, waveOf } from "../lib/probe/sequential";
 import type { SamplerSettings } from "../lib/probe/settings";
 import { completeChat, type ChatModel, type ChatState } from "./chat";
@@ -59,7 +60,14 @@ export function runProbeInProcess(run: HarnessRun): HarnessOutcome {
   run.state.counters = new Proxy(counters, { get: (target, key: string) => (key in target ? target[key] : offset) });
   const plan = planProbe(run.prompts, run.reference, run.endpoints);
   const design = sequentialDesign(run.prompts.length, run.seed);
-  const ordered = orderInWaves(plan.requests, design, orderForSending, run.seed);
+  // As the runner sends them: in the waves' random order, a prefilled read after its prompt's draft
+  // is answered (here: a wave's prefilled reads after the rest of the wave, in the same order).
+  const inWaves = orderInWaves(plan.requests, design, orderForSending, run.seed);
+  const ordered = Array.from({ length: design.alphas.length }, (_, w) => inWaves.filter((r) => waveOf(design, r.promptIndex) === w)).flatMap((wave) => [
+    ...wave.filter((r) => r.cut === 0),
+    ...wave.filter((r) => r.cut > 0),
+  ]);
+  const drafts = new Map<number, AnswerRow>();
   const facts: RunFacts = { id: run.seed, referenceTag: run.reference.tag, referenceProvider: run.reference.provider, endpoints: plan.endpoints, promptCount: run.prompts.length, deltaNats: run.deltaNats, design };
   let skip: (r: { tag: string; role: string; method: string }) => boolean = () => false;
   let wave = 0;
@@ -78,12 +86,18 @@ export function runProbeInProcess(run: HarnessRun): HarnessOutcome {
       wave++;
     }
     if (skip(r)) continue;
+    const base = { tag: r.tag, role: r.role, method: r.method, promptIndex: r.promptIndex, sample: r.sample, cut: r.cut };
+    const draft = r.cut > 0 ? drafts.get(r.promptIndex) : null;
+    const prefill = draft ? prefillOf(draft, r.cut) : null;
+    if (r.cut > 0 && prefill === null) {
+      answers.push({ ...base, status: "error", error: NO_DRAFT_ERROR, servedProvider: null, promptTokens: null, reasoningTokens: null, text: null, tokens: null, topLogprobs: null, costUsd: null, answeredAt: null, cachedTokens: null });
+      continue;
+    }
     sent++;
     now += -Math.log(1 - gaps()) * meanGap;
     const seed = requestSeed(run.seed, r);
-    const body = chatRequestFor(run.modelId, run.prompts[r.promptIndex].messages, { tag: r.tag, method: r.method, maxTokens: r.maxTokens, seed }, run.sampler);
+    const body = chatRequestFor(run.modelId, run.prompts[r.promptIndex].messages, { tag: r.tag, method: r.method, maxTokens: r.maxTokens, seed, role: r.role, prefill }, run.sampler);
     const answer = completeChat(run.state, body, now, run.findModel);
-    const base = { tag: r.tag, role: r.role, method: r.method, promptIndex: r.promptIndex, sample: r.sample };
     const parsed = answer.status === 200 ? chatCompletionSchema.safeParse(answer.json) : null;
     if (!parsed?.success) {
       answers.push({ ...base, status: "error", servedProvider: null, promptTokens: null, reasoningTokens: null, text: null, tokens: null, topLogprobs: null, costUsd: null, answeredAt: null, cachedTokens: null });
@@ -91,7 +105,7 @@ export function runProbeInProcess(run: HarnessRun): HarnessOutcome {
     }
     const record = answerRecord(parsed.data);
     if (record.cost) cost = cost.plus(record.cost);
-    answers.push({
+    const row: AnswerRow = {
       ...base,
       status: "done",
       servedProvider: record.servedProvider,
@@ -103,7 +117,9 @@ export function runProbeInProcess(run: HarnessRun): HarnessOutcome {
       costUsd: record.cost?.toString() ?? null,
       answeredAt: new Date(now),
       cachedTokens: record.cachedTokens,
-    });
+    };
+    answers.push(row);
+    if (r.role === DRAFT_ROLE && record.servedProvider === run.reference.provider) drafts.set(r.promptIndex, row);
   }
   const results = computeResults(facts, answers);
   return { results, answers, requests: sent, skipped: ordered.length - sent, costUsd: cost, spanMs: now - start, facts };

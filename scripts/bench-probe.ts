@@ -10,6 +10,7 @@ import os from "node:os";
 import { defaultProbePrompts } from "../lib/probe/prompts";
 import type { Interval } from "../lib/probe/divergence";
 import { computeResults } from "../lib/probe/results";
+import { DRAFT_TOKENS, ON_POLICY_CUTS, ON_POLICY_READ_TOKENS } from "../lib/probe/methods/on-policy";
 import { probeSettingsFor } from "../lib/probe/settings";
 import { benchEndpoints, benchVariants, kimiDefaultRun, type BenchVariant } from "../replica/bench-worlds";
 import { runProbeInProcess } from "../replica/probe-harness";
@@ -35,10 +36,10 @@ const pct = (k: number, n: number) => {
 };
 const nats = (v: number) => (v === 0 ? "0" : Math.abs(v) >= 0.01 ? v.toFixed(3) : v.toExponential(1));
 
-type Tally = { equivalent: number; differs: number; "cannot tell": number; other: number; n: number; pAboveZero: number[]; estimates: number[]; intervals: Interval[]; detectable: number[]; positions: number[]; aa: number[]; looks: number[]; sent: number; planned: number };
+type Tally = { equivalent: number; differs: number; "cannot tell": number; other: number; n: number; pAboveZero: number[]; estimates: number[]; intervals: Interval[]; detectable: number[]; positions: number[]; onPolicy: number[]; aa: number[]; looks: number[]; sent: number; planned: number };
 const variants = benchVariants();
 console.error(`true KL of ${variants.length} variants in ${Math.round((Date.now() - started) / 1000)} s`);
-const tallies = new Map<string, Tally>(variants.map((v) => [v.name, { equivalent: 0, differs: 0, "cannot tell": 0, other: 0, n: 0, pAboveZero: [], estimates: [], intervals: [], detectable: [], positions: [], aa: [], looks: [], sent: 0, planned: 0 }]));
+const tallies = new Map<string, Tally>(variants.map((v) => [v.name, { equivalent: 0, differs: 0, "cannot tell": 0, other: 0, n: 0, pAboveZero: [], estimates: [], intervals: [], detectable: [], positions: [], onPolicy: [], aa: [], looks: [], sent: 0, planned: 0 }]));
 const slots = benchEndpoints();
 
 // Variants go into runs as many at a time as the replica has logprob-capable endpoint slots; each
@@ -54,9 +55,9 @@ for (let seed = 1; seed <= SEEDS; seed++) {
       const result = out.results.find((r) => r.tag === endpoints[i].tag);
       const t = tallies.get(v.name) as Tally;
       t.n++;
-      // The endpoint's own requests: sent, of the 2 per prompt planned.
+      // The endpoint's own requests: sent, of the 2 per prompt and per cut planned.
       t.sent += out.answers.filter((a) => a.tag === endpoints[i].tag).length;
-      t.planned += 2 * prompts.length;
+      t.planned += 2 * (1 + ON_POLICY_CUTS) * prompts.length;
       const verdict = result?.verdict ?? "missing";
       if (verdict === "equivalent" || verdict === "differs" || verdict === "cannot tell") t[verdict]++;
       else t.other++;
@@ -66,6 +67,7 @@ for (let seed = 1; seed <= SEEDS; seed++) {
         t.intervals.push(result.divergence.klNats);
         t.detectable.push(result.divergence.detectableNats);
         t.positions.push(result.divergence.positions);
+        t.onPolicy.push(result.divergence.onPolicyPositions ?? 0);
         t.aa.push(result.divergence.aaKlNats.estimate);
         t.looks.push(result.divergence.look?.at ?? 1);
       }
@@ -79,7 +81,8 @@ say();
 say(`Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC with \`npm run bench:probe\` on ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node.js ${process.version}.`);
 say(`Each run: the probe's own planner, requests, sending order and analysis (lib/probe) against the replica's chat completions in process`);
 say(`(replica/probe-harness.ts). ${prompts.length} prompts (the default set: the built-in short prompts), the reference`);
-say(`answers each prompt 2 + 2 times and each endpoint 2 times, ${16} greedy tokens with the top 20 logprobs at every position.`);
+say(`answers each prompt 2 + 2 times and each endpoint 2 times, ${16} greedy tokens with the top 20 logprobs at every position; then the reference samples`);
+say(`a continuation of ${DRAFT_TOKENS} tokens at the model's sampler, and the same replicates read ${ON_POLICY_READ_TOKENS} greedy tokens after its first half, prefilled (on-policy positions).`);
 say(`Δ = ${nats(DELTA)} nats/token. ${SEEDS} seeds per variant. Rates with their Wilson 95% interval over the seeds.`);
 say(`Sequential design (lib/probe/sequential.ts): the prompts in three random waves of 14, 14 and 13; after each wave an endpoint whose`);
 say(`interval clears Δ is decided (two-sided α 0.002, 0.008, 0.04 by look) and its later requests are not sent.`);
@@ -89,11 +92,11 @@ say();
 say("## Verdict rates per variant");
 say();
 say("Per-variant columns: mean of the run's KL estimates (at the look that decided), median detectable divergence (80% power, at the last look's level; runs that promise none counted apart),");
-say("mean aligned positions per run, mean A/A, the share of runs decided at looks 1/2/3, and the share of the endpoint's planned requests that were sent.");
+say("mean aligned positions per run (of them on-policy: read after the reference's sampled continuation), mean A/A, the share of runs decided at looks 1/2/3, and the share of the endpoint's planned requests that were sent.");
 say("The probe's KL is measured on the tokens listed on both sides plus a remainder bucket per side: a coarsening of the vocabulary, so");
 say("its expectation is at most the full-vocabulary KL. The mean estimate column shows how much of the true KL it sees.");
 say();
-say("| variant | true KL (nats/token) | true KL / Δ | mean estimate | detectable | positions | A/A | looks 1/2/3 | sent | equivalent | cannot tell | differs | other |");
+say("| variant | true KL (nats/token) | true KL / Δ | mean estimate | detectable | positions (on-policy) | A/A | looks 1/2/3 | sent | equivalent | cannot tell | differs | other |");
 say("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 for (const v of variants) {
   const t = tallies.get(v.name) as Tally;
@@ -104,7 +107,7 @@ for (const v of variants) {
     const median = finite.length ? nats(finite[Math.floor(finite.length / 2)]) : "—";
     return none ? `${median} (${none} none)` : median;
   };
-  say(`| ${v.name} | ${nats(v.trueKlNats)} | ${(v.trueKlNats / DELTA).toFixed(2)} | ${nats(avg(t.estimates))} | ${detectable(t.detectable)} | ${avg(t.positions).toFixed(0)} | ${nats(avg(t.aa))} | ${[1, 2, 3].map((l) => `${Math.round((100 * t.looks.filter((x) => x === l).length) / Math.max(1, t.looks.length))}%`).join(" / ")} | ${Math.round((100 * t.sent) / Math.max(1, t.planned))}% | ${pct(t.equivalent, t.n)} | ${pct(t["cannot tell"], t.n)} | ${pct(t.differs, t.n)} | ${t.other} |`);
+  say(`| ${v.name} | ${nats(v.trueKlNats)} | ${(v.trueKlNats / DELTA).toFixed(2)} | ${nats(avg(t.estimates))} | ${detectable(t.detectable)} | ${avg(t.positions).toFixed(0)} (${avg(t.onPolicy).toFixed(0)}) | ${nats(avg(t.aa))} | ${[1, 2, 3].map((l) => `${Math.round((100 * t.looks.filter((x) => x === l).length) / Math.max(1, t.looks.length))}%`).join(" / ")} | ${Math.round((100 * t.sent) / Math.max(1, t.planned))}% | ${pct(t.equivalent, t.n)} | ${pct(t["cannot tell"], t.n)} | ${pct(t.differs, t.n)} | ${t.other} |`);
 }
 say();
 say("## Acceptance");

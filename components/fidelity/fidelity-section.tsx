@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { Estimate, ResultView, RunView } from "@/lib/probe/runs";
+import type { PrefillBehaviour } from "@/lib/probe/methods/on-policy";
 import { describeSampler } from "@/lib/probe/settings";
 import type { ProviderRow } from "@/lib/queries/providers";
 import { formatUtc } from "@/lib/format";
@@ -269,6 +270,23 @@ function level(confidence: number): string {
   return `${(100 * confidence).toFixed(1).replace(/\.0$/, "")}%`;
 }
 
+const PREFILL_TITLES: Record<PrefillBehaviour, string> = {
+  continues: "Positions read after the reference's own sampled continuation (at the run's sampler), prefilled as an assistant message: the positions a drafter is trained on",
+  "new-turn": "This endpoint answers a prefilled assistant message as a new turn (its prompt tokens count one more turn than the reference's), so it was read on the greedy path only",
+  refused: "This endpoint refused a prefilled assistant message, so it was read on the greedy path only",
+  "not-read": "No prefilled read was answered, so it was read on the greedy path only",
+};
+
+/** How many of the positions are on-policy, or why none are. */
+function OnPolicy({ prefill, positions }: { prefill: PrefillBehaviour; positions: number }) {
+  const text = prefill === "continues" ? `${positions} on-policy` : prefill === "new-turn" ? "no on-policy: new turn" : prefill === "refused" ? "no on-policy: prefill refused" : "no on-policy";
+  return (
+    <span data-testid="probe-on-policy" title={PREFILL_TITLES[prefill]}>
+      {" "}({text})
+    </span>
+  );
+}
+
 function num(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "—";
   return Math.abs(value) >= 0.001 || value === 0 ? value.toFixed(3) : value.toExponential(1);
@@ -300,6 +318,7 @@ function DivergenceCells({ result }: { result: ResultView | null }) {
       </span>
       <span className="block text-slate-600">
         {d.positions} positions / {result.promptsCompared} prompts
+        {d.prefill && <OnPolicy prefill={d.prefill} positions={d.onPolicyPositions ?? 0} />}
         {d.look && d.look.at < d.look.of && (
           <span data-testid="probe-look" title={`Decided at look ${d.look.at} of ${d.look.of} of the sequential design, on ${d.look.prompts} prompts: its later requests were not sent`}>
             {" "}· look {d.look.at} of {d.look.of}

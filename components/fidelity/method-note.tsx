@@ -23,6 +23,13 @@ export function ProbeMethodNote() {
           difference; KL is computed on the tokens every answer lists plus one remainder bucket per side, minus its finite-replicate bias.
         </li>
         <li>
+          <strong>On-policy positions.</strong> The positions a drafter is trained on are the model&apos;s own sampled text, not the greedy
+          path. For every prompt the reference samples a continuation at the run&apos;s sampler; its first half is sent to both sides as a
+          trailing assistant message, and the same replicates read on from there. Those positions join the prompt&apos;s own. An endpoint that
+          answers such a message as a new turn (its prompt tokens count one more turn than the reference&apos;s) or refuses it is read on the
+          greedy path only, and its row says so.
+        </li>
+        <li>
           <strong>Interval and verdict.</strong> A 95% t-interval over prompts (prompts are the units). <em>Equivalent</em>: the whole interval
           is below Δ. <em>Differs</em>: the whole interval is above Δ. <em>Cannot tell</em>: it straddles Δ, too few prompts were compared, the
           reference was unstable (its early answers against its late ones, the A/A, above Δ/4), or the two sides&apos; logprobs are not of the
@@ -31,7 +38,7 @@ export function ProbeMethodNote() {
         </li>
         <li>
           <strong>What it does not prove.</strong> The KL is measured on the listed tokens, a lower bound of the full-vocabulary KL, at the
-          prompts of the run and on the greedy path; an endpoint may behave differently on other prompts, at other times, or with thinking on.
+          prompts of the run, on the greedy path and after one sampled continuation per prompt; an endpoint may behave differently on other prompts, at other times, or with thinking on.
         </li>
       </ol>
     </details>

@@ -4,6 +4,7 @@ import type { ProbePrompt } from "./prompts";
 import { hashString, seededRandom } from "./random";
 import type { SamplerSettings } from "./settings";
 import { methodFor, probeMethod, PROBE_METHODS, type ProbeMethod } from "./methods";
+import { DRAFT_ROLE, PREFILL_MAX_BYTES } from "./methods/on-policy";
 
 // What a run will send, planned before anything is sent: every request with its worst-case cost,
 // and the estimate shown to the user. Pure.
@@ -27,7 +28,7 @@ export interface PlanSettings {
 
 export const DEFAULT_PLAN_SETTINGS: PlanSettings = { samplesPerPrompt: 6, sampleMaxTokens: 8, topLogprobs: 20 };
 
-export type ProbeRole = "endpoint" | "reference" | "reference-repeat";
+export type ProbeRole = "endpoint" | "reference" | "reference-repeat" | typeof DRAFT_ROLE;
 
 export interface PlannedRequest {
   tag: string;
@@ -35,6 +36,8 @@ export interface PlannedRequest {
   method: ProbeMethod;
   promptIndex: number;
   sample: number;
+  /** 0: read from the prompt; n ≥ 1: read after cut n of the reference's draft for this prompt (lib/probe/methods/on-policy.ts). */
+  cut: number;
   maxTokens: number;
   estimateUsd: Decimal;
   worstCaseUsd: Decimal;
@@ -75,11 +78,14 @@ export function planProbe(prompts: ProbePrompt[], reference: PlanEndpoint, endpo
   const planned = endpoints.map((e) => ({ tag: e.tag, provider: e.provider, method: methodFor(reference, e) }));
   const needs = new Set(planned.map((p) => p.method));
   const requests: PlannedRequest[] = [];
-  const add = (endpoint: PlanEndpoint, role: ProbeRole, method: ProbeMethod, promptIndex: number) => {
+  const add = (endpoint: PlanEndpoint, role: ProbeRole, method: ProbeMethod, promptIndex: number, cut = 0) => {
     const messages = prompts[promptIndex].messages;
     const shape = methodDefinition(method).plan(settings);
-    const count = role === "endpoint" ? shape.perPrompt : shape.referencePerRole;
-    const maxTokens = shape.maxTokens;
+    const count = role === "endpoint" ? shape.perPrompt : role === DRAFT_ROLE ? 1 : shape.referencePerRole;
+    const maxTokens = role === DRAFT_ROLE ? (shape.onPolicy?.draftTokens ?? shape.maxTokens) : cut > 0 ? (shape.onPolicy?.readTokens ?? shape.maxTokens) : shape.maxTokens;
+    // A prefilled read also sends the draft's prefix: about a token per four characters of at most
+    // PREFILL_MAX_BYTES (the estimate: half of that), every byte a token in the worst case.
+    const prefix = cut > 0 ? PREFILL_MAX_BYTES : 0;
     for (let sample = 0; sample < count; sample++) {
       requests.push({
         tag: endpoint.tag,
@@ -87,18 +93,30 @@ export function planProbe(prompts: ProbePrompt[], reference: PlanEndpoint, endpo
         method,
         promptIndex,
         sample,
+        cut,
         maxTokens,
-        estimateUsd: cost(endpoint, estimatePromptTokens(messages), maxTokens),
-        worstCaseUsd: cost(endpoint, worstCasePromptTokens(messages), maxTokens),
+        estimateUsd: cost(endpoint, estimatePromptTokens(messages) + (prefix ? 4 + prefix / 8 : 0), maxTokens),
+        worstCaseUsd: cost(endpoint, worstCasePromptTokens(messages) + (prefix ? 16 + prefix : 0), maxTokens),
       });
     }
   };
-  // Prompt by prompt; the runner sends them in the order of orderForSending.
+  // Prompt by prompt; the runner sends them in the order of orderForSending. A method with
+  // on-policy reads adds the reference's draft and, per cut, the same replicates read after it.
   for (let i = 0; i < prompts.length; i++) {
     for (const { name: method } of PROBE_METHODS) {
       if (!needs.has(method)) continue;
       add(reference, "reference", method, i);
       add(reference, "reference-repeat", method, i);
+      const onPolicy = methodDefinition(method).plan(settings).onPolicy;
+      if (!onPolicy) continue;
+      add(reference, DRAFT_ROLE, method, i);
+      for (let cut = 1; cut <= onPolicy.cuts; cut++) {
+        add(reference, "reference", method, i, cut);
+        add(reference, "reference-repeat", method, i, cut);
+        endpoints.forEach((e, j) => {
+          if (planned[j].method === method) add(e, "endpoint", method, i, cut);
+        });
+      }
     }
     endpoints.forEach((e, j) => add(e, "endpoint", planned[j].method, i));
   }
@@ -107,8 +125,9 @@ export function planProbe(prompts: ProbePrompt[], reference: PlanEndpoint, endpo
 }
 
 /** Each request's seed: distinct per run and request, so the reference's two calls are independent draws. */
-export function requestSeed(runId: number, r: Pick<PlannedRequest, "tag" | "role" | "method" | "promptIndex" | "sample">): number {
-  return hashString(`${runId}|${r.tag}|${r.role}|${r.method}|${r.promptIndex}|${r.sample}`) & 0x7fffffff;
+export function requestSeed(runId: number, r: Pick<PlannedRequest, "tag" | "role" | "method" | "promptIndex" | "sample"> & { cut?: number }): number {
+  const cut = r.cut ? `|cut${r.cut}` : "";
+  return hashString(`${runId}|${r.tag}|${r.role}|${r.method}|${r.promptIndex}|${r.sample}${cut}`) & 0x7fffffff;
 }
 
 function methodDefinition(name: string) {
@@ -141,14 +160,16 @@ export function orderForSending<T>(requests: readonly T[], seed: number): T[] {
 export function chatRequestFor(
   modelId: string,
   messages: ChatMessage[],
-  r: { tag: string; method: string; maxTokens: number; seed: number },
+  r: { tag: string; method: string; maxTokens: number; seed: number; role?: string; prefill?: string | null },
   sampler: SamplerSettings,
   topLogprobs = DEFAULT_PLAN_SETTINGS.topLogprobs,
 ): ChatRequest {
-  const { temperature, ...extra } = methodDefinition(r.method).body({ topLogprobs, sampler });
+  const method = methodDefinition(r.method);
+  const fields = r.role === DRAFT_ROLE && method.draftBody ? method.draftBody({ topLogprobs, sampler }) : method.body({ topLogprobs, sampler });
+  const { temperature, ...extra } = fields;
   return {
     model: modelId,
-    messages,
+    messages: r.prefill ? [...messages, { role: "assistant", content: r.prefill }] : messages,
     max_tokens: r.maxTokens,
     temperature,
     seed: r.seed,

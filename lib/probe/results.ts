@@ -1,5 +1,6 @@
 import Decimal from "decimal.js";
 import { probeMethod } from "./methods";
+import { NO_DRAFT_ERROR } from "./methods/on-policy";
 import type { MethodAnswer } from "./methods/types";
 import type { PlannedEndpoint } from "./plan";
 import { waveOf, type SequentialDesign } from "./sequential";
@@ -17,6 +18,7 @@ export interface AnswerRow extends MethodAnswer {
   promptTokens: number | null;
   reasoningTokens: number | null;
   costUsd: Decimal.Value | null;
+  error?: string | null;
 }
 export interface RunFacts {
   id: number;
@@ -108,7 +110,7 @@ function resultsOnPrompts(run: RunFacts, answers: AnswerRow[], settings: LookSet
   const of = (tag: string, role: string, method: string) => answers.filter((a) => a.tag === tag && a.role === role && a.method === method && valid(a));
   const referenceTokens = new Map<number, number | null>();
   for (const a of answers) {
-    if (a.tag === run.referenceTag && a.role === "reference" && valid(a) && a.promptTokens !== null && !referenceTokens.has(a.promptIndex)) referenceTokens.set(a.promptIndex, a.promptTokens);
+    if (a.tag === run.referenceTag && a.role === "reference" && !a.cut && valid(a) && a.promptTokens !== null && !referenceTokens.has(a.promptIndex)) referenceTokens.set(a.promptIndex, a.promptTokens);
   }
   const evidence: EndpointEvidence[] = [];
   const extras: Array<Pick<EndpointResult, "provider" | "servedBy" | "costUsd">> = [];
@@ -123,7 +125,8 @@ function resultsOnPrompts(run: RunFacts, answers: AnswerRow[], settings: LookSet
     extras.push({ provider: endpoint.provider, servedBy, costUsd });
 
     const endpointTokens = new Map<number, number | null>();
-    for (const a of done) if (valid(a) && a.promptTokens !== null && !endpointTokens.has(a.promptIndex)) endpointTokens.set(a.promptIndex, a.promptTokens);
+    // The prompt as planned (a prefilled read sends more: compared apart, lib/probe/methods/on-policy.ts).
+    for (const a of done) if (!a.cut && valid(a) && a.promptTokens !== null && !endpointTokens.has(a.promptIndex)) endpointTokens.set(a.promptIndex, a.promptTokens);
     let compared = 0;
     let mismatches = 0;
     for (const [i, tokens] of endpointTokens) {
@@ -142,7 +145,11 @@ function resultsOnPrompts(run: RunFacts, answers: AnswerRow[], settings: LookSet
         endpoint: of(endpoint.tag, "endpoint", method.name),
       });
     }
-    if (test?.divergence) test = { ...test, divergence: { ...test.divergence, look: settings.look } };
+    if (test?.divergence) {
+      // No prefilled read answered: refused (its requests failed) rather than not read.
+      const refused = test.divergence.prefill === "not-read" && own.some((a) => a.cut && a.status === "error" && a.error !== NO_DRAFT_ERROR);
+      test = { ...test, divergence: { ...test.divergence, look: settings.look, ...(refused ? { prefill: "refused" as const } : {}) } };
+    }
     evidence.push({
       tag: endpoint.tag,
       isReference,

@@ -6,6 +6,7 @@ import { OpenRouterError } from "../openrouter/errors";
 import { publishWritten } from "../reactions/publish";
 import { backoffMs, retryDelayMs } from "../backoff";
 import type { DivergenceEvidence } from "./methods/types";
+import { DRAFT_ROLE, NO_DRAFT_ERROR, prefillOf } from "./methods/on-policy";
 import { chatRequestFor, type PlannedEndpoint } from "./plan";
 import { promptsOfRun } from "./prompt-sets";
 import { answerRecord } from "./answer-record";
@@ -80,12 +81,17 @@ interface PendingRequest {
   wave: number;
   method: string;
   promptIndex: number;
+  /** A prefilled (on-policy) read: sent once its prompt's reference draft is answered. */
+  cut: number;
   maxTokens: number;
   seed: number;
   attempts: number;
   worstCaseUsd: Decimal;
   notBefore: number;
 }
+
+/** What a prefilled read needs of its prompt's draft. */
+type Draft = { tokens: unknown; reasoningTokens: number | null };
 
 export type RunOutcome = "done" | "cancelled" | "failed" | "abandoned";
 
@@ -101,6 +107,17 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
   const pending: PendingRequest[] = (
     await db.probeRequest.findMany({ where: { runId, status: "pending" }, orderBy: { id: "asc" } })
   ).map((r) => ({ ...r, wave: waveOf(design, r.promptIndex), worstCaseUsd: new Decimal(r.worstCaseUsd.toString()), notBefore: r.notBefore?.getTime() ?? 0 }));
+  // The reference's drafts (lib/probe/methods/on-policy.ts) by prompt: a prefilled read waits for
+  // its prompt's; null when it failed or cannot be cut (its reads are then stored as not sent).
+  const referenceProvider = providerOf.get(run.referenceTag) ?? run.referenceTag;
+  const drafts = new Map<number, Draft | null>();
+  const draftOf = (a: Draft & { status: string; servedProvider: string | null }) => (a.status === "done" && a.servedProvider === referenceProvider ? { tokens: a.tokens, reasoningTokens: a.reasoningTokens } : null);
+  for (const d of await db.probeRequest.findMany({ where: { runId, role: DRAFT_ROLE, status: { not: "pending" } } })) drafts.set(d.promptIndex, draftOf(d));
+  const ready = (r: PendingRequest) => r.cut === 0 || drafts.has(r.promptIndex);
+  const prefixFor = (r: PendingRequest) => {
+    const draft = r.cut > 0 ? drafts.get(r.promptIndex) : null;
+    return draft ? prefillOf(draft, r.cut) : null;
+  };
   /** Interim looks taken by this worker (a resumed run takes again those of the waves already settled: same answers, same decisions). */
   let looked = 0;
   let lookFailures = 0;
@@ -168,6 +185,8 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
       method: request.method,
       maxTokens: request.maxTokens,
       seed: request.seed,
+      role: request.role,
+      prefill: prefixFor(request),
     }, sampler);
     const attempts = request.attempts + 1;
     let answer: Awaited<ReturnType<OpenRouterClient["chat"]>>;
@@ -217,6 +236,7 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
       }),
     );
     spent = spent.plus(cost ?? request.worstCaseUsd);
+    if (request.role === DRAFT_ROLE) drafts.set(request.promptIndex, draftOf({ status: "done", servedProvider: record.servedProvider, tokens: record.tokens, reasoningTokens: record.reasoningTokens }));
     stored++;
     await onStored?.(stored);
     cancelCheckedAt = 0;
@@ -252,6 +272,7 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
       }),
     );
     if (uncertain) spent = spent.plus(request.worstCaseUsd);
+    if (final && request.role === DRAFT_ROLE) drafts.set(request.promptIndex, null);
     if (final) {
       stored++;
       await onStored?.(stored);
@@ -315,10 +336,27 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
       await Promise.race([new Promise((resolve) => setTimeout(resolve, 250)), ...[...inFlight.values()].map((f) => f.done)]);
       continue;
     }
+    // A prefilled read whose draft failed or cannot be cut is stored as not sent (no cost, an error saying why).
+    const orphan = pending.findIndex((r) => r.cut > 0 && drafts.has(r.promptIndex) && prefixFor(r) === null);
+    if (orphan >= 0) {
+      const [r] = pending.splice(orphan, 1);
+      try {
+        await storeOrStop(() => db.probeRequest.updateMany({ where: { id: r.id, status: "pending" }, data: { status: "error", error: NO_DRAFT_ERROR } }));
+        stored++;
+        await onStored?.(stored);
+      } catch {
+        // storeOrStop has set stopReason: the loop ends the run.
+      }
+      continue;
+    }
     const wave = openWave();
-    const index = pending.findIndex((r) => r.wave === wave && r.notBefore <= now && (pausedUntil.get(providerKey(r.tag)) ?? 0) <= now && activeFor(providerKey(r.tag)) < concurrencyPerProvider);
+    const index = pending.findIndex((r) => r.wave === wave && ready(r) && r.notBefore <= now && (pausedUntil.get(providerKey(r.tag)) ?? 0) <= now && activeFor(providerKey(r.tag)) < concurrencyPerProvider);
     if (index < 0) {
-      const wake = Math.min(...pending.filter((r) => r.wave === wave).map((r) => Math.max(r.notBefore, pausedUntil.get(providerKey(r.tag)) ?? 0)));
+      // Reads waiting for a draft that nothing will answer (never the case as planned): not sent.
+      if (inFlight.size === 0) {
+        for (const r of pending) if (r.wave === wave && !ready(r) && !pending.some((d) => d.role === DRAFT_ROLE && d.promptIndex === r.promptIndex)) drafts.set(r.promptIndex, null);
+      }
+      const wake = Math.min(...pending.filter((r) => r.wave === wave && ready(r)).map((r) => Math.max(r.notBefore, pausedUntil.get(providerKey(r.tag)) ?? 0)));
       const delay = Math.max(10, Math.min(200, wake - now));
       await Promise.race([new Promise((resolve) => setTimeout(resolve, delay)), ...[...inFlight.values()].map((f) => f.done)]);
       continue;
@@ -422,6 +460,8 @@ function divergenceColumns(d: DivergenceEvidence, finite: (v: number | null | un
     detectableNats: finite(d.detectableNats),
     top1Agreement: finite(d.top1Agreement),
     positions: d.positions,
+    onPolicyPositions: d.onPolicyPositions ?? null,
+    prefill: d.prefill ?? null,
     logprobsKind: d.logprobs,
     cachedTokens: d.cachedTokens,
     confidence: d.confidence,

@@ -6,6 +6,7 @@ import { latestProviders, type ProviderRow } from "../queries/providers";
 import { authorEndpoint } from "../rules/author-endpoint";
 import type { ProbeMethod } from "./methods";
 import type { DivergenceEvidence, LogprobsKind } from "./methods/types";
+import type { PrefillBehaviour } from "./methods/on-policy";
 import { DEFAULT_PLAN_SETTINGS, orderForSending, planProbe, requestSeed, type PlanEndpoint } from "./plan";
 import { hashString } from "./random";
 import { orderInWaves, sequentialDesign } from "./sequential";
@@ -148,6 +149,7 @@ export async function createProbeRun(db: Db, modelId: string, input: ProbeInput,
           method: r.method,
           promptIndex: r.promptIndex,
           sample: r.sample,
+          cut: r.cut,
           seed: requestSeed(run.id, r),
           maxTokens: r.maxTokens,
           worstCaseUsd: r.worstCaseUsd.toString(),
@@ -309,6 +311,7 @@ function divergenceView(r: ResultRow): DivergenceView | null {
     detectableNats: num(r.detectableNats, Infinity),
     top1Agreement: num(r.top1Agreement, NaN),
     positions: r.positions ?? 0,
+    ...(r.prefill ? { onPolicyPositions: r.onPolicyPositions ?? 0, prefill: r.prefill as PrefillBehaviour } : {}),
     logprobs: { reference: kinds.reference ?? "unknown", endpoint: kinds.endpoint ?? "unknown" },
     cachedTokens: r.cachedTokens ?? 0,
     confidence: r.confidence ?? 0.95,

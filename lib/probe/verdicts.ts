@@ -1,5 +1,6 @@
 import { decideEquivalence } from "./divergence";
 import type { ProbeMethod } from "./methods";
+import { describeOnPolicy } from "./methods/on-policy";
 import type { DivergenceEvidence, MethodTest } from "./methods/types";
 
 // An endpoint's verdict from what its method found. The question is one of equivalence: is the
@@ -97,7 +98,8 @@ export function decideVerdicts(evidence: EndpointEvidence[], options: VerdictOpt
 
 /** "KL 3.1e-4 nats/token [1.0e-4, 5.2e-4], Δ 1.0e-3; A/A 2.0e-5 over 24 prompts, 301 positions". */
 export function describeDivergence(d: DivergenceEvidence): string {
-  return `KL ${fmt(d.klNats.estimate)} nats/token, ${confidenceLabel(d.confidence)} interval ${fmtInterval(d.klNats)}, Δ ${fmt(d.deltaNats)}; A/A ${fmt(d.aaKlNats.estimate)}; ${d.prompts} prompts, ${d.positions} positions`;
+  const onPolicy = describeOnPolicy(d.prefill, d.onPolicyPositions);
+  return `KL ${fmt(d.klNats.estimate)} nats/token, ${confidenceLabel(d.confidence)} interval ${fmtInterval(d.klNats)}, Δ ${fmt(d.deltaNats)}; A/A ${fmt(d.aaKlNats.estimate)}; ${d.prompts} prompts, ${d.positions} positions${onPolicy ? `, ${onPolicy}` : ""}`;
 }
 
 /** "95%", "99.8%": an interval's two-sided level (runs stored before it had one were 95%). */

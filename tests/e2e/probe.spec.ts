@@ -69,7 +69,7 @@ test.describe("fidelity probe", () => {
   });
 
   test("run a probe from the page: estimate, progress, verdicts with reasons; a second run is cancelled", async ({ page, request }) => {
-    test.setTimeout(150_000); // a whole probe run from the page: 43 s in a CI run
+    test.setTimeout(300_000); // a whole probe run from the page: 43 s in a CI run before the on-policy reads doubled its requests
     await page.goto(`/models/${KIMI}#fidelity`);
     const section = page.getByRole("region", { name: "Fidelity" });
     await expect(section.getByLabel("Reference endpoint")).toHaveValue("moonshotai/int4");
@@ -78,7 +78,7 @@ test.describe("fidelity probe", () => {
     for (const tag of ["siliconflow/int4", "atlas-cloud/int4", "parasail/int4", "deepinfra", "venice"]) {
       await section.getByRole("checkbox", { name: tag }).uncheck();
     }
-    await expect(section.getByText(/^Estimated cost: \$0\.\d+ \(492 requests over 41 prompts, reference calls included\)$/)).toBeVisible();
+    await expect(section.getByText(/^Estimated cost: \$0\.\d+ \(1025 requests over 41 prompts, reference calls included\)$/)).toBeVisible();
     await screenshot(page, "probe-settings");
     // No verdict yet in the providers table of the page that will run the probe.
     await expect(page.getByRole("table", { name: "Providers" }).getByRole("row").filter({ hasText: "Fireworks" })).not.toContainText("differs by more than Δ");
@@ -86,19 +86,24 @@ test.describe("fidelity probe", () => {
     await section.getByRole("button", { name: "Run probe" }).click();
 
     const run = section.getByRole("region", { name: /^Probe \d+$/ });
-    // Creating the run stores its 492 planned requests first (the reference answers each prompt 4 times, each endpoint twice): slow on a busy machine.
-    await expect(run.getByTestId("probe-progress")).toHaveText(/^\d+ of 492 requests$/, { timeout: 60_000 });
+    // Creating the run stores its 1,025 planned requests first (per prompt the reference 9: 2 + 2 reads, a sampled draft, 2 + 2 reads after
+    // it; each of the 4 endpoints 4: 2 reads from the prompt, 2 after the draft): slow on a busy machine.
+    await expect(run.getByTestId("probe-progress")).toHaveText(/^\d+ of 1025 requests$/, { timeout: 60_000 });
     await expect(run.getByRole("progressbar", { name: "Probe progress" })).toBeVisible();
     await expect(section.getByRole("button", { name: "Run probe" })).toBeDisabled();
     await expect(run.getByTestId("probe-status")).toHaveText("done", { timeout: 240_000 });
-    await expect(run.getByTestId("probe-progress")).toHaveText("492 of 492 requests");
+    await expect(run.getByTestId("probe-progress")).toHaveText("1025 of 1025 requests");
     const row = (tag: string) => run.getByRole("row").filter({ has: page.getByRole("rowheader", { name: tag, exact: true }) });
     await expect(row("moonshotai/int4")).toContainText("reference");
     await expect(row("chutes/int4")).toContainText("equivalent within Δ");
     // The clear cases are decided at the first look of the sequential design (14 of 41 prompts, a 99.8% interval).
     await expect(row("chutes/int4")).toContainText(/within Δ: KL -?\d\.\de-\d+ nats\/token, 99\.8% interval \[-?\d\.\de-\d+, \d\.\de-\d+\], Δ 1\.0e-3; .*; decided early, at look 1 of 3 \(14 of 41 prompts\): its later requests were not sent/);
     await expect(row("chutes/int4").getByTestId("probe-look")).toHaveText(/· look 1 of 3$/);
-    await expect(row("chutes/int4")).toContainText("28 / 82 (54 not sent)"); // two requests for each of the first wave's 14 prompts
+    await expect(row("chutes/int4")).toContainText("56 / 164 (108 not sent)"); // four requests for each of the first wave's 14 prompts
+    // Chutes answers a prefilled assistant message as a new turn: read on the greedy path only, and the row says so.
+    await expect(row("chutes/int4").getByTestId("probe-on-policy")).toHaveText("(no on-policy: new turn)");
+    await expect(row("chutes/int4")).toContainText("no on-policy positions: the endpoint answers a prefilled assistant message as a new turn");
+    await expect(row("fireworks").getByTestId("probe-on-policy")).toHaveText(/^\(\d+ on-policy\)$/);
     await expect(run.getByTestId("probe-skipped")).toHaveText(/\(\d+ not needed: decided early\)$/);
     await expect(row("chutes/int4").getByTestId("probe-look")).toHaveAttribute("title", "Decided at look 1 of 3 of the sequential design, on 14 prompts: its later requests were not sent");
     await expect(row("chutes/int4")).toContainText("sent: temperature 0.6, top_p 0.95, thinking off");
@@ -116,7 +121,7 @@ test.describe("fidelity probe", () => {
     // The API says the same.
     const listed = (await (await request.get(`${API}?limit=1`)).json()).runs[0];
     const detail = await (await request.get(`/api/probes/${listed.id}`)).json();
-    expect(detail).toMatchObject({ status: "done", reference: "moonshotai/int4", progress: { done: 492, total: 492 }, deltaNats: 0.001 });
+    expect(detail).toMatchObject({ status: "done", reference: "moonshotai/int4", progress: { done: 1025, total: 1025 }, deltaNats: 0.001 });
     const fireworks = detail.results.find((r: { tag: string }) => r.tag === "fireworks");
     expect(fireworks).toMatchObject({ verdict: "differs", method: "logprobs", promptTokensMatch: true, servedBy: ["Fireworks"] });
     // Decided at whichever look its interval cleared Δ (NVFP4 at 60Δ: the first, in every bench run), on that look's prompts.
@@ -209,8 +214,8 @@ test.describe("fidelity probe", () => {
     await expect(picker).toHaveValue(String(mine.id));
     await expect(picker.locator("option:checked")).toHaveText(`team-prompts (uploaded): 10 prompts, version ${mine.version}`);
     await expect(section.getByTestId("prompt-set-chosen")).toHaveText(new RegExp(`^10 prompts · version ${mine.version} · uploaded \\d{4}-`));
-    // The estimate follows the chosen set: chutes/int4 against the reference, 6 logprobs requests a prompt (the reference 4, the endpoint 2).
-    await expect(section.getByText("(60 requests over 10 prompts, reference calls included)", { exact: false })).toBeVisible();
+    // The estimate follows the chosen set: chutes/int4 against the reference, 13 logprobs requests a prompt (the reference 9, the endpoint 4).
+    await expect(section.getByText("(130 requests over 10 prompts, reference calls included)", { exact: false })).toBeVisible();
     await screenshot(page, "probe-prompts-picked");
 
     await section.getByRole("button", { name: "Run probe" }).click();

@@ -91,10 +91,13 @@ describe.each(engines)("probe margin and sampler per model on $name PostgreSQL",
     const client = createOpenRouterClient({ baseUrl: replica.baseUrl, timeoutMs: 120_000, maxAttempts: 1 });
     expect(await processRun(opened.db, client, runId, claimed.lease, { baseDelayMs: 20, concurrencyPerProvider: 4 })).toBe("done");
 
-    // What the replica received: the run's sampler on every request (the greedy path's temperature 0).
+    // What the replica received: the run's sampler on every request, the reads at the greedy path's
+    // temperature 0, the reference's sampled drafts (one per prompt) at the run's own temperature.
     const calls = replica.state.chat.calls.slice(callsBefore);
     expect(calls.length).toBeGreaterThan(0);
-    expect(new Set(calls.map((c) => JSON.stringify(c.sampler)))).toEqual(new Set([JSON.stringify({ temperature: 0, top_p: 0.9, top_k: 40, min_p: 0 })]));
+    const samplers = calls.map((c) => JSON.stringify(c.sampler));
+    expect(new Set(samplers)).toEqual(new Set([JSON.stringify({ temperature: 0, top_p: 0.9, top_k: 40, min_p: 0 }), JSON.stringify({ temperature: 0.7, top_p: 0.9, top_k: 40, min_p: 0 })]));
+    expect(samplers.filter((x) => x.includes('"temperature":0.7'))).toHaveLength(10);
 
     const results = await getRunResults(opened.db, runId);
     const fireworks = results.find((r) => r.tag === "fireworks");

@@ -112,7 +112,7 @@ describe("aligned positions and kinds of logprobs", () => {
   });
 
   it("tells raw logprobs from processed ones (renormalised over the listed tokens)", () => {
-    const replicate = (tops: Array<Array<{ token: string; logprob: number }>>) => ({ tokens: tops.map(() => "a"), tops, answeredAt: 0, order: 0, cachedTokens: 0 });
+    const replicate = (tops: Array<Array<{ token: string; logprob: number }>>) => ({ cut: 0, promptTokens: null, tokens: tops.map(() => "a"), tops, answeredAt: 0, order: 0, cachedTokens: 0 });
     expect(logprobsKind([replicate([top({ a: 0.5, b: 0.2, c: 0.1 })])], 20)).toBe("raw");
     expect(logprobsKind([replicate([top({ a: 0.625, b: 0.25, c: 0.125 })])], 20)).toBe("processed");
   });

@@ -97,12 +97,30 @@ describe("a default run over Kimi K2.5's 11 replica endpoints, looks included", 
       expect(r?.reason, tag).toMatch(/^(within Δ|differs by more than Δ): KL .* 99\.8% interval .*; decided early, at look 1 of 3 \(14 of 41 prompts\): its later requests were not sent$/);
       expect(r?.promptsCompared, tag).toBe(14);
     }
+    // On-policy reads: endpoints that continue a prefilled assistant message add positions after the
+    // reference's sampled continuation; one that answers it as a new turn is recognised by its
+    // prompt tokens and read on the greedy path only; one that refuses it (a 400) likewise.
+    for (const tag of ["parasail/int4", "fireworks", "baseten/fp4"]) {
+      expect(byTag.get(tag)?.divergence?.prefill, tag).toBe("continues");
+      expect(byTag.get(tag)?.divergence?.onPolicyPositions, tag).toBeGreaterThan(3 * (byTag.get(tag)?.promptsCompared ?? 0));
+      expect(byTag.get(tag)?.reason, tag).toMatch(/positions, \d+ of them on-policy \(after the reference's sampled continuation\)/);
+    }
+    for (const tag of ["chutes/int4", "deepinfra"]) {
+      expect(byTag.get(tag)?.divergence?.prefill, tag).toBe("new-turn");
+      expect(byTag.get(tag)?.divergence?.onPolicyPositions, tag).toBe(0);
+      expect(byTag.get(tag)?.reason, tag).toContain("no on-policy positions: the endpoint answers a prefilled assistant message as a new turn");
+    }
+    expect(byTag.get("atlas-cloud/int4")?.divergence?.prefill).toBe("refused");
+    expect(byTag.get("atlas-cloud/int4")?.reason).toContain("no on-policy positions: the endpoint refused a prefilled assistant message");
     // Undecided ones run to the end, at the last look's 96% interval.
     expect(byTag.get("baseten/fp4")?.divergence?.look).toEqual({ at: 3, of: 3, prompts: 41 });
     expect(byTag.get("baseten/fp4")?.divergence?.confidence).toBeCloseTo(0.96, 12);
     expect(run.skipped).toBeGreaterThan(0);
-    expect(run.requests + run.skipped).toBe(1804); // the whole plan, as before the sequential design
-    expect(Number(run.costUsd)).toBeLessThan(0.0825); // the whole plan's cost at the replica's prices
+    // The whole plan: per prompt the reference's 2 + 2 greedy reads, its draft and 2 + 2 reads after
+    // it (9), its 6 + 6 samples for the two endpoints without logprobs (12), 8 logprob endpoints × 4
+    // (32) and 2 sample endpoints × 6 (12): 65 × 41 prompts.
+    expect(run.requests + run.skipped).toBe(65 * 41);
+    expect(Number(run.costUsd)).toBeLessThan(0.1084); // the whole plan's cost at the replica's prices ($0.108354)
   }, 40_000); // 4 s alone, 10 s beside a CI run here
 });
 
@@ -128,15 +146,16 @@ describe("a run that needs its second look", () => {
       expect(r.promptsCompared).toBe(28);
       expect(r.divergence.confidence).toBeCloseTo(0.992, 12);
       expect(r.reason).toMatch(/99\.2% interval .*; decided early, at look 2 of 3 \(28 of 41 prompts\): its later requests were not sent$/);
-      // Sent: its two requests for each prompt of the first two waves; the third wave's 26 are not.
+      // Sent: its four requests (two from the prompt, two after the draft) for each prompt of the
+      // first two waves; the third wave's 52 are not.
       const design = out.facts.design;
       if (!design) throw new Error("no design");
       const sent = out.answers.filter((a) => a.tag === fp8.tag);
-      expect(sent).toHaveLength(2 * 28);
+      expect(sent).toHaveLength(4 * 28);
       expect(sent.every((a) => waveOf(design, a.promptIndex) <= 1)).toBe(true);
       // Every endpoint decided: the reference's third wave is not sent either.
       expect(out.answers.filter((a) => a.tag === reference.tag && waveOf(design, a.promptIndex) === 2)).toHaveLength(0);
-      expect(out.skipped).toBe(13 * (2 + 4));
+      expect(out.skipped).toBe(13 * (4 + 9)); // per prompt: the endpoint's 4, the reference's 9 (2 + 2, a draft, 2 + 2 after it)
       return;
     }
     throw new Error("no seed of 20 decided FP8 at the second look (the bench: about half of the runs)");

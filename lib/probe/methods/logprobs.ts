@@ -8,6 +8,7 @@ import {
 } from "../divergence";
 import { mean, type TopLogprob } from "../statistics";
 import { topLogprobsOf } from "./answers";
+import { DRAFT_ROLE, DRAFT_TOKENS, ON_POLICY_CUTS, ON_POLICY_READ_TOKENS, type PrefillBehaviour } from "./on-policy";
 import type { DivergenceEvidence, LogprobsKind, MethodAnswer, ProbeMethodDefinition } from "./types";
 
 // Next-token distributions at many aligned positions. Each side answers every prompt several times
@@ -18,12 +19,18 @@ import type { DivergenceEvidence, LogprobsKind, MethodAnswer, ProbeMethodDefinit
 // divergence between the sides' expected distributions (lib/probe/divergence.ts) is averaged over a
 // prompt's positions, and its 95% interval comes from the prompts. The reference's early
 // replicates against its late ones, by the same statistic, is the run's A/A.
+//
+// On-policy reads (./on-policy.ts): the same replicates read again after the prompt's reference
+// draft, cut and prefilled; their aligned positions join the prompt's greedy ones (the prompt stays
+// the unit), unless the endpoint answered the prefix as a new turn or refused it.
 
 export const REFERENCE_PER_ROLE = 2;
 export const ENDPOINT_REPLICATES = 2;
 export const PATH_TOKENS = 16;
 
 interface Replicate {
+  cut: number;
+  promptTokens: number | null;
   tokens: string[];
   tops: TopLogprob[][];
   answeredAt: number;
@@ -52,7 +59,7 @@ function replicateOf(a: MethodAnswer, order: number): Replicate | null {
     const chosen = Array.isArray(a.tokens) ? (a.tokens[0] as { token?: unknown } | undefined)?.token : undefined;
     tokens.push(typeof chosen === "string" ? chosen : "");
   }
-  return { tokens, tops, answeredAt: a.answeredAt?.getTime() ?? Number.POSITIVE_INFINITY, order, cachedTokens: a.cachedTokens ?? 0 };
+  return { cut: a.cut ?? 0, promptTokens: a.promptTokens ?? null, tokens, tops, answeredAt: a.answeredAt?.getTime() ?? Number.POSITIVE_INFINITY, order, cachedTokens: a.cachedTokens ?? 0 };
 }
 
 /** Positions 0..L−1 where every replicate has produced the same tokens before the position. */
@@ -69,12 +76,54 @@ export function alignedPositions(replicates: Array<{ tokens: string[]; tops: unk
   return aligned;
 }
 
-function compareReplicates(reference: Replicate[], endpoint: Replicate[]): PromptDivergence | null {
-  if (reference.length < 2 || endpoint.length < 2) return null;
+/** The aligned positions of one read (the greedy path, or one cut) of both sides. */
+function readingsOf(reference: Replicate[], endpoint: Replicate[]): PositionReading[] {
+  if (reference.length < 2 || endpoint.length < 2) return [];
   const positions = alignedPositions([...reference, ...endpoint]);
   const readings: PositionReading[] = [];
   for (let j = 0; j < positions; j++) readings.push({ reference: reference.map((r) => r.tops[j]), endpoint: endpoint.map((r) => r.tops[j]) });
-  return promptDivergence(readings);
+  return readings;
+}
+
+const cutsOf = (replicates: Replicate[]) => [...new Set(replicates.map((r) => r.cut))];
+const ofCut = (replicates: Replicate[], cut: number) => replicates.filter((r) => r.cut === cut);
+
+/**
+ * One prompt: its greedy positions and, when `onPolicy`, those of every cut, in one mean (the
+ * prompt is the unit); null when the greedy path has no replicates on both sides.
+ */
+function comparePrompt(reference: Replicate[], endpoint: Replicate[], onPolicy: boolean): (PromptDivergence & { onPolicyPositions: number }) | null {
+  const greedy = readingsOf(ofCut(reference, 0), ofCut(endpoint, 0));
+  if (greedy.length === 0) return null;
+  const cut: PositionReading[] = [];
+  if (onPolicy) for (const c of cutsOf(endpoint)) if (c > 0) cut.push(...readingsOf(ofCut(reference, c), ofCut(endpoint, c)));
+  const d = promptDivergence([...greedy, ...cut]);
+  return d && { ...d, onPolicyPositions: cut.length };
+}
+
+/**
+ * What the endpoint did with the prefilled prefix, from prompt tokens: on a prompt where both
+ * sides answered the greedy read and a cut, the endpoint's count minus the reference's must be the
+ * same with the prefix as without (a template that adds tokens adds them to both). Otherwise it
+ * counted a turn the reference did not: it answered the prefix as a new message.
+ */
+export function prefillBehaviour(reference: Map<number, Replicate[]>, endpoint: Map<number, Replicate[]>): PrefillBehaviour {
+  let continued = 0;
+  for (const [i, mine] of endpoint) {
+    const ref = reference.get(i);
+    if (!ref) continue;
+    const first = (rs: Replicate[], cut: number) => rs.find((r) => r.cut === cut && r.promptTokens !== null)?.promptTokens ?? null;
+    const [refPlain, minePlain] = [first(ref, 0), first(mine, 0)];
+    if (refPlain === null || minePlain === null) continue;
+    for (const c of cutsOf(mine)) {
+      if (c === 0) continue;
+      const [refCut, mineCut] = [first(ref, c), first(mine, c)];
+      if (refCut === null || mineCut === null) continue;
+      if (mineCut - refCut !== minePlain - refPlain) return "new-turn";
+      continued++;
+    }
+  }
+  return continued > 0 ? "continues" : "not-read";
 }
 
 /**
@@ -116,30 +165,43 @@ function chronological(replicates: Replicate[]): Replicate[] {
 }
 
 export function compareLogprobs(reference: MethodAnswer[], endpoint: MethodAnswer[], deltaNats: number, topLogprobs = 20, confidence = 0.95): DivergenceEvidence | null {
-  const refByPrompt = byPrompt(reference);
+  const refByPrompt = byPrompt(reference.filter((a) => a.role !== DRAFT_ROLE));
   const endByPrompt = byPrompt(endpoint);
+  const prefill = prefillBehaviour(refByPrompt, endByPrompt);
+  const onPolicy = prefill === "continues";
   const kl: number[] = [];
   const tv: number[] = [];
   const top1: number[] = [];
   const aa: number[] = [];
   const aaTv: number[] = [];
   let positions = 0;
+  let onPolicyPositions = 0;
   let cachedTokens = 0;
   for (const [i, mine] of endByPrompt) {
     const ref = refByPrompt.get(i);
     if (!ref) continue;
-    const d = compareReplicates(ref, mine);
+    const d = comparePrompt(ref, mine, onPolicy);
     if (!d) continue;
     kl.push(d.kl);
     tv.push(d.tv);
     top1.push(d.top1Agreement);
     positions += d.positions;
+    onPolicyPositions += d.onPolicyPositions;
     cachedTokens += mine.reduce((s, r) => s + r.cachedTokens, 0);
   }
+  // The A/A: per read, the reference's earliest half of its answers against its latest half.
   for (const ref of refByPrompt.values()) {
-    const ordered = chronological(ref);
-    const half = Math.floor(ordered.length / 2);
-    const d = compareReplicates(ordered.slice(0, half), ordered.slice(half, 2 * half));
+    const halves = (cut: number) => {
+      const ordered = chronological(ofCut(ref, cut));
+      const half = Math.floor(ordered.length / 2);
+      return [ordered.slice(0, half), ordered.slice(half, 2 * half)] as const;
+    };
+    const [early, late] = halves(0);
+    const greedy = readingsOf(early, late);
+    if (greedy.length === 0) continue;
+    const cut: PositionReading[] = [];
+    if (onPolicy) for (const c of cutsOf(ref)) if (c > 0) cut.push(...readingsOf(...halves(c)));
+    const d = promptDivergence([...greedy, ...cut]);
     if (!d) continue;
     aa.push(d.kl);
     aaTv.push(d.tv);
@@ -162,6 +224,8 @@ export function compareLogprobs(reference: MethodAnswer[], endpoint: MethodAnswe
     pValueAboveZero: pValueAbove(kl, 0),
     top1Agreement: mean(top1),
     positions,
+    onPolicyPositions,
+    prefill,
     prompts: kl.length,
     logprobs: { reference: logprobsKind([...refByPrompt.values()].flat(), topLogprobs), endpoint: logprobsKind([...endByPrompt.values()].flat(), topLogprobs) },
     cachedTokens,
@@ -174,7 +238,12 @@ export const logprobsMethod: ProbeMethodDefinition<"logprobs"> = {
   name: "logprobs",
   title: "Next-token distributions at aligned positions",
   applies: (reference, endpoint) => reference.supportsLogprobs && endpoint.supportsLogprobs,
-  plan: () => ({ perPrompt: ENDPOINT_REPLICATES, referencePerRole: REFERENCE_PER_ROLE, maxTokens: PATH_TOKENS }),
+  plan: () => ({
+    perPrompt: ENDPOINT_REPLICATES,
+    referencePerRole: REFERENCE_PER_ROLE,
+    maxTokens: PATH_TOKENS,
+    onPolicy: { draftTokens: DRAFT_TOKENS, cuts: ON_POLICY_CUTS, readTokens: ON_POLICY_READ_TOKENS },
+  }),
   body: ({ topLogprobs, sampler }) => ({
     temperature: 0,
     top_p: sampler.top_p,
@@ -182,6 +251,15 @@ export const logprobsMethod: ProbeMethodDefinition<"logprobs"> = {
     ...(sampler.min_p !== null ? { min_p: sampler.min_p } : {}),
     logprobs: true,
     top_logprobs: topLogprobs,
+  }),
+  // The draft is sampled at the pipeline's own sampler; its tokens (listed with their logprobs) are where it is cut.
+  draftBody: ({ sampler }) => ({
+    temperature: sampler.temperature,
+    top_p: sampler.top_p,
+    ...(sampler.top_k !== null ? { top_k: sampler.top_k } : {}),
+    ...(sampler.min_p !== null ? { min_p: sampler.min_p } : {}),
+    logprobs: true,
+    top_logprobs: 1,
   }),
   compare({ deltaNats, reference, endpoint, confidence }) {
     const divergence = compareLogprobs(reference, endpoint, deltaNats, 20, confidence);

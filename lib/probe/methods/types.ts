@@ -1,6 +1,7 @@
 import type { ChatRequest } from "../../openrouter/chat-schemas";
 import type { Interval } from "../divergence";
 import type { SamplerSettings } from "../settings";
+import type { PrefillBehaviour } from "./on-policy";
 
 // What every comparison method of the fidelity probe provides. One module per method under
 // lib/probe/methods/; the list in ./index.ts is the only place that names them all, so a new
@@ -23,6 +24,10 @@ export interface MethodAnswer {
   topLogprobs: unknown;
   answeredAt: Date | null;
   cachedTokens: number | null;
+  /** 0 (or absent): read from the prompt; n ≥ 1: read after cut n of the prompt's reference draft (on-policy). */
+  cut?: number;
+  /** usage.prompt_tokens (the on-policy reads compare them to recognise an endpoint that does not continue a prefix). */
+  promptTokens?: number | null;
 }
 
 export interface PlanShape {
@@ -31,6 +36,12 @@ export interface PlanShape {
   /** Requests per prompt for the reference in each of its two roles (reference, reference-repeat). */
   referencePerRole: number;
   maxTokens: number;
+  /**
+   * On-policy reads (./on-policy.ts): per prompt one sampled draft of the reference with
+   * `draftTokens`, then at each of `cuts` cut points the same replicates as above, reading
+   * `readTokens` after the prefilled prefix.
+   */
+  onPolicy?: { draftTokens: number; cuts: number; readTokens: number };
 }
 
 /** How a side's logprobs look: raw (the model's), processed (after temperature / top-p / renormalising), or unknown. */
@@ -67,6 +78,10 @@ export interface DivergenceEvidence {
   logprobs: { reference: LogprobsKind; endpoint: LogprobsKind };
   /** Prompt tokens the endpoint reported as served from its cache, over the compared answers. */
   cachedTokens: number;
+  /** Of `positions`, those read after the reference's sampled continuation (on-policy). */
+  onPolicyPositions?: number;
+  /** What the endpoint did with the prefilled continuation (absent: a method or run without on-policy reads). */
+  prefill?: PrefillBehaviour;
 }
 
 export interface MethodTest {
@@ -104,5 +119,7 @@ export interface ProbeMethodDefinition<Name extends string = string> {
   plan(settings: { samplesPerPrompt: number; sampleMaxTokens: number }): PlanShape;
   /** The fields of the chat request this method sets. */
   body(settings: BodySettings): MethodBody;
+  /** The fields of the reference's draft request (methods with on-policy reads). */
+  draftBody?(settings: BodySettings): MethodBody;
   compare(input: CompareInput): MethodTest | null;
 }

@@ -1,0 +1,69 @@
+import type { MethodAnswer } from "./types";
+
+// On-policy positions: the positions the drafter is trained on are the model's own sampled text
+// at the pipeline's sampler, not the greedy path. For every prompt the reference samples one
+// continuation at the run's sampler (the "draft", role `reference-draft`); the continuation is cut
+// at its middle (a token boundary of the reference's own tokens) and sent as a trailing assistant
+// message to both sides, which read on from there on their greedy paths with the top logprobs at
+// every position. The first position read is the reference's sampled prefix's next token.
+//
+// An endpoint that answers a trailing assistant message as a new turn reads another position
+// altogether (the start of a new message). It is recognised by its prompt tokens: it adds its
+// template's turn tokens, so its count on the prefilled requests moves away from the reference's
+// by more than on the same prompt without the prefix. Its on-policy readings are then left out
+// (and said); one that refuses the message (a 400) has none.
+
+export const DRAFT_ROLE = "reference-draft";
+/** Tokens of the reference's sampled continuation. */
+export const DRAFT_TOKENS = 24;
+/** Cut points per prompt (cut 1 is the middle of the draft). */
+export const ON_POLICY_CUTS = 1;
+/** Greedy tokens read after the prefix. */
+export const ON_POLICY_READ_TOKENS = 8;
+/** The prefix sent is at most this many UTF-8 bytes (the cost cap's worst case counts it). */
+export const PREFILL_MAX_BYTES = 256;
+
+/** Stored as the error of a prefilled read that was never sent because its prompt had no usable draft. */
+export const NO_DRAFT_ERROR = "Not sent: the reference's sampled continuation for this prompt failed or was too short to cut";
+
+export type PrefillBehaviour = "continues" | "new-turn" | "refused" | "not-read";
+
+/**
+ * The assistant prefix for a cut of a stored draft: its first ⌊L·cut/(cuts+1)⌋ tokens (L the
+ * draft's tokens), fewer while the text is over PREFILL_MAX_BYTES; null when the draft is unusable
+ * (no tokens listed, under two tokens, or it reasoned).
+ */
+export function prefillOf(draft: Pick<MethodAnswer, "tokens"> & { reasoningTokens?: number | null }, cut: number, cuts = ON_POLICY_CUTS): string | null {
+  if (draft.reasoningTokens && draft.reasoningTokens > 0) return null;
+  if (!Array.isArray(draft.tokens)) return null;
+  const tokens: string[] = [];
+  for (const t of draft.tokens) {
+    const token = typeof t === "object" && t !== null ? (t as { token?: unknown }).token : undefined;
+    if (typeof token !== "string") break;
+    tokens.push(token);
+  }
+  let n = Math.floor((tokens.length * cut) / (cuts + 1));
+  while (n > 0 && utf8Bytes(tokens.slice(0, n).join("")) > PREFILL_MAX_BYTES) n--;
+  if (n < 1) return null;
+  const text = tokens.slice(0, n).join("");
+  return text.trim().length === 0 ? null : text;
+}
+
+const encoder = new TextEncoder();
+export const utf8Bytes = (text: string) => encoder.encode(text).length;
+
+/** Plain words for an endpoint's on-policy reads, for a verdict's reason. */
+export function describeOnPolicy(prefill: PrefillBehaviour | undefined, onPolicyPositions: number | undefined): string {
+  switch (prefill) {
+    case "continues":
+      return `${onPolicyPositions ?? 0} of them on-policy (after the reference's sampled continuation)`;
+    case "new-turn":
+      return "no on-policy positions: the endpoint answers a prefilled assistant message as a new turn (its prompt tokens count one more turn than the reference's)";
+    case "refused":
+      return "no on-policy positions: the endpoint refused a prefilled assistant message";
+    case "not-read":
+      return "no on-policy positions were read";
+    default:
+      return "";
+  }
+}

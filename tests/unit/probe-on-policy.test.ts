@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { compareLogprobs } from "@/lib/probe/methods/logprobs";
+import { PREFILL_MAX_BYTES, prefillOf } from "@/lib/probe/methods/on-policy";
+import type { MethodAnswer } from "@/lib/probe/methods/types";
+
+// On-policy reads on hand-made answers: where a draft is cut, which endpoints' prefilled reads are
+// counted (by their prompt tokens), and that those positions move the estimate only when counted.
+
+const top = (entries: Record<string, number>) => Object.entries(entries).map(([token, p]) => ({ token, logprob: Math.log(p) }));
+
+/** One answer: `positions` tokens "a", each position's listed distribution `dist`. */
+function answer(role: string, promptIndex: number, sample: number, cut: number, promptTokens: number, dist: Record<string, number>, positions = 3): MethodAnswer {
+  return {
+    role,
+    promptIndex,
+    sample,
+    cut,
+    promptTokens,
+    text: "a".repeat(positions),
+    tokens: Array.from({ length: positions }, () => ({ token: "a", logprob: Math.log(dist.a), top: top(dist) })),
+    topLogprobs: null,
+    answeredAt: new Date(1_000 * (sample + 1) + promptIndex),
+    cachedTokens: 0,
+  };
+}
+
+const SAME = { a: 0.6, b: 0.3, c: 0.05 };
+const MOVED = { a: 0.3, b: 0.6, c: 0.05 };
+/** KL(SAME ‖ MOVED) over {a, b, c, rest}: 0.6·ln 2 + 0.3·ln ½ = 0.3·ln 2 (rest and c equal). */
+const KL_MOVED = 0.3 * Math.log(2);
+
+/**
+ * A run of `prompts` prompts: the reference's 2 + 2 reads from the prompt and after the cut, the
+ * endpoint's 2 and 2. The endpoint serves `greedy` from the prompt and `after` after the prefix;
+ * its prompt tokens are the reference's plus `templateTokens`, plus `turnTokens` on a prefilled read.
+ */
+function run(prompts: number, endpoint: { greedy: Record<string, number>; after: Record<string, number>; templateTokens?: number; turnTokens?: number; cutAnswered?: boolean }) {
+  const reference: MethodAnswer[] = [];
+  const mine: MethodAnswer[] = [];
+  for (let i = 0; i < prompts; i++) {
+    const plain = 20 + i;
+    const prefilled = plain + 6;
+    for (const s of [0, 1]) {
+      reference.push(answer("reference", i, s, 0, plain, SAME), answer("reference-repeat", i, s, 0, plain, SAME));
+      reference.push(answer("reference", i, s, 1, prefilled, SAME), answer("reference-repeat", i, s, 1, prefilled, SAME));
+      mine.push(answer("endpoint", i, s, 0, plain + (endpoint.templateTokens ?? 0), endpoint.greedy));
+      if (endpoint.cutAnswered !== false) mine.push(answer("endpoint", i, s, 1, prefilled + (endpoint.templateTokens ?? 0) + (endpoint.turnTokens ?? 0), endpoint.after));
+    }
+  }
+  return compareLogprobs(reference, mine, 1e-3);
+}
+
+describe("where a draft is cut", () => {
+  const draft = (tokens: string[], reasoningTokens: number | null = null) => ({ tokens: tokens.map((token) => ({ token, logprob: -1 })), reasoningTokens });
+
+  it("at the middle of its own tokens, never inside one", () => {
+    expect(prefillOf(draft(["The", " cat", " sat", " on", " the", " mat"]), 1)).toBe("The cat sat");
+    expect(prefillOf(draft(["One", " two", " three"]), 1)).toBe("One");
+    // With two cuts, the first at a third and the second at two thirds.
+    expect(prefillOf(draft(["a", "b", "c", "d", "e", "f"]), 1, 2)).toBe("ab");
+    expect(prefillOf(draft(["a", "b", "c", "d", "e", "f"]), 2, 2)).toBe("abcd");
+  });
+
+  it("within the bytes the cost cap counted, and nothing when the draft cannot be cut", () => {
+    const long = Array.from({ length: 24 }, () => "é".repeat(20)); // 40 bytes a token
+    const prefix = prefillOf(draft(long), 1);
+    expect(prefix).toBe("é".repeat(20 * 6)); // 12 tokens would be 480 bytes: 6 (240) fit in 256
+    expect(new TextEncoder().encode(prefix ?? "").length).toBeLessThanOrEqual(PREFILL_MAX_BYTES);
+    expect(prefillOf(draft(["x"]), 1)).toBeNull(); // under two tokens
+    expect(prefillOf(draft(["  ", " ", "\n", "\n"]), 1)).toBeNull(); // only white space
+    expect(prefillOf(draft(["a", "b", "c", "d"], 5), 1)).toBeNull(); // it reasoned
+    expect(prefillOf({ tokens: null }, 1)).toBeNull(); // no tokens listed
+  });
+});
+
+describe("which prefilled reads are counted", () => {
+  it("an endpoint that continues the prefix: its on-policy positions count, and a difference there shows", () => {
+    const d = run(12, { greedy: SAME, after: MOVED });
+    expect(d?.prefill).toBe("continues");
+    expect(d?.positions).toBe(12 * 6);
+    expect(d?.onPolicyPositions).toBe(12 * 3);
+    // Half of each prompt's positions moved by KL_MOVED: the prompt's mean is half of it.
+    expect(d?.klNats.estimate).toBeCloseTo(KL_MOVED / 2, 10);
+  });
+
+  it("another template adds the same tokens with and without the prefix: still a continuation", () => {
+    const d = run(12, { greedy: SAME, after: SAME, templateTokens: 7 });
+    expect(d?.prefill).toBe("continues");
+    expect(d?.onPolicyPositions).toBe(12 * 3);
+    expect(d?.klNats.estimate).toBeCloseTo(0, 12);
+  });
+
+  it("an endpoint that answers the prefix as a new turn counts more tokens there: read on the greedy path only", () => {
+    // Its reads after the prefix are the start of a new message (here: another distribution),
+    // which must not count as a difference of the model.
+    const d = run(12, { greedy: SAME, after: MOVED, turnTokens: 3 });
+    expect(d?.prefill).toBe("new-turn");
+    expect(d?.onPolicyPositions).toBe(0);
+    expect(d?.positions).toBe(12 * 3);
+    expect(d?.klNats.estimate).toBeCloseTo(0, 12);
+  });
+
+  it("an endpoint with no prefilled read answered: not read, the greedy path alone", () => {
+    const d = run(12, { greedy: MOVED, after: MOVED, cutAnswered: false });
+    expect(d?.prefill).toBe("not-read");
+    expect(d?.onPolicyPositions).toBe(0);
+    expect(d?.klNats.estimate).toBeCloseTo(KL_MOVED, 10);
+  });
+});
