@@ -245,7 +245,7 @@ function RunPanel({ run, onCancel, cancelling }: { run: RunWithResults; onCancel
                   <td data-label="Method" className="py-1.5 pr-3">{e.isReference ? "reference" : (e.method ?? "—")}</td>
                   <td data-label="Requests · cost" className="py-1.5 pr-3 whitespace-nowrap">
                     {e.done} / {e.total}
-                    {e.errors > 0 && <span className="text-red-700"> ({e.errors} failed)</span>}
+                    {e.errors > 0 && <span className="text-red-700" title="Requests that ended in an error after their retries (for example a prefilled read the endpoint refused): never compared"> ({e.errors} failed)</span>}
                     {e.skipped > 0 && <span className="text-slate-600"> ({e.skipped} not sent)</span>}
                     {r && <span className="block font-mono text-xs text-slate-600">${r.costUsd}</span>}
                   </td>
@@ -279,10 +279,10 @@ const PREFILL_TITLES: Record<PrefillBehaviour, string> = {
 
 /** How many of the positions are on-policy, or why none are. */
 function OnPolicy({ prefill, positions }: { prefill: PrefillBehaviour; positions: number }) {
-  const text = prefill === "continues" ? `${positions} on-policy` : prefill === "new-turn" ? "no on-policy: new turn" : prefill === "refused" ? "no on-policy: prefill refused" : "no on-policy";
+  const text = prefill === "continues" ? `${positions} of them on-policy` : prefill === "new-turn" ? "no on-policy: new turn" : prefill === "refused" ? "no on-policy: prefill refused" : "no on-policy";
   return (
-    <span data-testid="probe-on-policy" title={PREFILL_TITLES[prefill]}>
-      {" "}({text})
+    <span data-testid="probe-on-policy" className="block text-slate-600" title={PREFILL_TITLES[prefill]}>
+      {text}
     </span>
   );
 }
@@ -318,13 +318,13 @@ function DivergenceCells({ result }: { result: ResultView | null }) {
       </span>
       <span className="block text-slate-600">
         {d.positions} positions / {result.promptsCompared} prompts
-        {d.prefill && <OnPolicy prefill={d.prefill} positions={d.onPolicyPositions ?? 0} />}
         {d.look && d.look.at < d.look.of && (
           <span data-testid="probe-look" title={`Decided at look ${d.look.at} of ${d.look.of} of the sequential design, on ${d.look.prompts} prompts: its later requests were not sent`}>
             {" "}· look {d.look.at} of {d.look.of}
           </span>
         )}
       </span>
+      {d.prefill && <OnPolicy prefill={d.prefill} positions={d.onPolicyPositions ?? 0} />}
       {d.logprobs.endpoint !== "raw" && <span className="block text-slate-500">logprobs {d.logprobs.endpoint}</span>}
     </td>
   );

@@ -101,9 +101,9 @@ test.describe("fidelity probe", () => {
     await expect(row("chutes/int4").getByTestId("probe-look")).toHaveText(/· look 1 of 3$/);
     await expect(row("chutes/int4")).toContainText("56 / 164 (108 not sent)"); // four requests for each of the first wave's 14 prompts
     // Chutes answers a prefilled assistant message as a new turn: read on the greedy path only, and the row says so.
-    await expect(row("chutes/int4").getByTestId("probe-on-policy")).toHaveText("(no on-policy: new turn)");
+    await expect(row("chutes/int4").getByTestId("probe-on-policy")).toHaveText("no on-policy: new turn");
     await expect(row("chutes/int4")).toContainText("no on-policy positions: the endpoint answers a prefilled assistant message as a new turn");
-    await expect(row("fireworks").getByTestId("probe-on-policy")).toHaveText(/^\(\d+ on-policy\)$/);
+    await expect(row("fireworks").getByTestId("probe-on-policy")).toHaveText(/^\d+ of them on-policy$/);
     await expect(run.getByTestId("probe-skipped")).toHaveText(/\(\d+ not needed: decided early\)$/);
     await expect(row("chutes/int4").getByTestId("probe-look")).toHaveAttribute("title", "Decided at look 1 of 3 of the sequential design, on 14 prompts: its later requests were not sent");
     await expect(row("chutes/int4")).toContainText("sent: temperature 0.6, top_p 0.95, thinking off");
@@ -222,7 +222,7 @@ test.describe("fidelity probe", () => {
     const run = section.getByRole("region", { name: /^Probe \d+$/ });
     await expect(run.getByTestId("probe-prompts")).toHaveText(`10 prompts (uploaded, version ${mine.version})`, { timeout: 60_000 });
     await expect(run.getByTestId("probe-status")).toHaveText("done", { timeout: 180_000 });
-    await expect(run.getByTestId("probe-progress")).toHaveText("60 of 60 requests");
+    await expect(run.getByTestId("probe-progress")).toHaveText("130 of 130 requests");
     const listed = (await (await request.get(`${API}?limit=1`)).json()).runs[0];
     expect(listed).toMatchObject({ promptSet: `upload:${mine.id}`, promptSetVersion: mine.version, promptCount: 10, status: "done" });
   });
