@@ -1,7 +1,8 @@
 // `npm run bench` (its provenance part; alone: `npm run bench:provenance`): import, judge, page and
 // export speed of provenance at scale. A few real polls of the replica's Kimi K2.5, a saved view,
-// then BENCH_PROVENANCE_RECORDS synthetic usage records (default 200,000; made up, dataset "BENCH")
-// spread over them, imported in files of 40,000 lines through the app's own import (which judges
+// then BENCH_PROVENANCE_RECORDS synthetic usage records (default 200,000; made up) spread as a
+// pipeline's would be: over the plan's six datasets (B3-B8, each run under the saved view), 90 UTC
+// days and the providers, so the page's totals hold thousands of groups, imported in files of 40,000 lines through the app's own import (which judges
 // each file's records). Then a full re-judgement, the page's summary and a streamed export. Runs
 // on the embedded engine and, when DATABASE_URL or TEST_DATABASE_URL is set, on that server (a
 // scratch database, dropped after). Writes bench/provenance.md.
@@ -23,6 +24,10 @@ const KIMI = "moonshotai/kimi-k2.5";
 const RECORDS = Number(process.env.BENCH_PROVENANCE_RECORDS ?? 200_000);
 const FILE_LINES = 40_000;
 const PROVIDERS = ["Chutes", "Parasail", "DeepInfra", "Novita", "Leaky Labs"];
+/** BENCH_PROVENANCE_SPREAD=0: every record in one minute of one dataset (how the bench ran before, 5 groups). */
+const SPREAD = process.env.BENCH_PROVENANCE_SPREAD !== "0";
+const DATASETS = SPREAD ? ["B3", "B4", "B5", "B6", "B7", "B8"] : ["B3"];
+const DAYS = SPREAD ? 90 : 1;
 
 interface Result {
   engine: string;
@@ -49,18 +54,19 @@ async function runOn(engine: string, opened: OpenedDb): Promise<Result> {
     const client = createOpenRouterClient({ baseUrl: replica.baseUrl, timeoutMs: 5000, maxAttempts: 2 });
     for (let i = 0; i < 3; i++) await runPollCycle(db, client, { trigger: "cli" });
     const view = await createView(db, { name: "Bench pipeline", modelId: KIMI, query: "xp=deepinfra" });
-    await chooseDatasetView(db, { dataset: "BENCH", view: view.slug });
+    for (const dataset of DATASETS) await chooseDatasetView(db, { dataset, view: view.slug });
+    // After the polls, so every record is judged against the snapshot in force (the latest).
     const from = Date.now();
     const line = (i: number) =>
       JSON.stringify({
         id: `bench-${i}`,
         provider: PROVIDERS[i % PROVIDERS.length],
         model: KIMI,
-        dataset: "BENCH",
+        dataset: DATASETS[Math.floor(i / PROVIDERS.length) % DATASETS.length],
         input_tokens: 200 + (i % 50),
         output_tokens: 800 + (i % 300),
         cost: "0.00231",
-        occurred_at: new Date(from + (i % 60_000)).toISOString(),
+        occurred_at: new Date(from + (Math.floor(i / (PROVIDERS.length * DATASETS.length)) % DAYS) * 86_400_000 + (i % 60_000)).toISOString(),
       });
     let importMs = 0;
     for (let start = 0; start < RECORDS; start += FILE_LINES) {
@@ -132,7 +138,7 @@ function report(results: Result[]): string {
   const lines = [
     "# Provenance bench",
     "",
-    `Measured by \`npm run bench\` (provenance part, \`scripts/bench-provenance.ts\`) on ${new Date().toISOString().slice(0, 10)}, on the project's 2-core machine (shared: figures are indicative). Synthetic records (made up), ${RECORDS.toLocaleString("en-US")} per engine, ${PROVIDERS.length} providers (one a leak), judged under one saved view over 3 polls of the replica. Import includes parsing, inserting and judging each file's records.`,
+    `Measured by \`npm run bench\` (provenance part, \`scripts/bench-provenance.ts\`) on ${new Date().toISOString().slice(0, 10)}, on the project's 2-core machine (shared: figures are indicative). Synthetic records (made up), ${RECORDS.toLocaleString("en-US")} per engine, ${PROVIDERS.length} providers (one a leak), ${DATASETS.length} datasets and ${DAYS} days, judged under one saved view over 3 polls of the replica. Import includes parsing, inserting and judging each file's records.`,
     "",
     "| engine | records | import (records/s) | full re-judgement, nothing changed | full re-judgement, every record written | page's datasets and summary (tally groups / rows) | export of the largest class | export RSS growth |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
