@@ -4,7 +4,7 @@ import { Prisma } from "../db/generated/client";
 import type { Dataset } from "../budget/cost";
 import type { Db } from "../db/engines";
 import { PROVENANCE_CLASSES, type ProvenanceClass } from "./judge";
-import { readTally, tallyDatasets } from "./tally";
+import { readTallySums, tallyDatasets } from "./tally";
 
 // What the provenance page and export read: samples, tokens and cost per class, per provider and
 // per UTC day, for one dataset or all of them (from the totals kept in tally.ts), and the ids of
@@ -52,17 +52,15 @@ export async function provenanceSummary(db: Db, dataset: string | null, plan: Da
   // are written (tally.ts): a few thousand groups however many records, so the page does not scan
   // them. The totals, the two breakdowns, the unjudged count and the plan's trusted tokens are
   // sums of these groups.
-  const [tally, computed] = await Promise.all([readTally(db, dataset), db.provenanceComputed.findMany()]);
+  const [sums, computed] = await Promise.all([readTallySums(db, dataset), db.provenanceComputed.findMany()]);
   // When a class was last computed: the latest pass over a dataset it has generations in (every
   // pass sets its datasets' time, whether or not it changed a judgement).
   const computedOf = new Map(computed.map((c) => [c.dataset, c.computedAt.getTime()]));
-  const judged = tally.filter((g): g is typeof g & { class: ProvenanceClass } => g.class !== null);
+  const judged = <T extends { class: ProvenanceClass | null }>(rows: T[]) => rows.filter((g): g is T & { class: ProvenanceClass } => g.class !== null);
   const totals = new Map<ProvenanceClass, { samples: number; input: Decimal; output: Decimal; cost: Decimal; computedAt: number }>();
-  const byProvider = new Map<string, { provider: string; class: ProvenanceClass; samples: number; output: Decimal }>();
-  const byDay = new Map<string, { day: string; class: ProvenanceClass; samples: number; output: Decimal }>();
   const planNames = new Set(plan.map((d) => d.name));
   let trustedPlan = new Decimal(0);
-  for (const g of judged) {
+  for (const g of judged(sums.byDataset)) {
     const t = totals.get(g.class) ?? { samples: 0, input: new Decimal(0), output: new Decimal(0), cost: new Decimal(0), computedAt: 0 };
     t.samples += g.samples;
     t.input = t.input.plus(g.inputTokens);
@@ -70,21 +68,11 @@ export async function provenanceSummary(db: Db, dataset: string | null, plan: Da
     t.cost = t.cost.plus(g.costUsd);
     t.computedAt = Math.max(t.computedAt, computedOf.get(g.dataset) ?? 0);
     totals.set(g.class, t);
-    const provider = g.provider ?? NOT_LOOKED_UP;
-    const pk = `${provider}\u0000${g.class}`;
-    const p = byProvider.get(pk) ?? { provider, class: g.class, samples: 0, output: new Decimal(0) };
-    p.samples += g.samples;
-    p.output = p.output.plus(g.outputTokens);
-    byProvider.set(pk, p);
-    const day = g.day ?? "no time";
-    const dk = `${day}\u0000${g.class}`;
-    const d = byDay.get(dk) ?? { day, class: g.class, samples: 0, output: new Decimal(0) };
-    d.samples += g.samples;
-    d.output = d.output.plus(g.outputTokens);
-    byDay.set(dk, d);
     if (g.class === "trusted" && planNames.has(g.dataset)) trustedPlan = trustedPlan.plus(g.outputTokens);
   }
-  const unjudged = tally.filter((g) => g.class === null).reduce((n, g) => n + g.samples, 0);
+  const byProvider = judged(sums.byProvider).map((g) => ({ provider: g.provider ?? NOT_LOOKED_UP, class: g.class, samples: g.samples, output: new Decimal(g.outputTokens).toFixed(0) }));
+  const byDay = judged(sums.byDay).map((g) => ({ day: g.day ?? "no time", class: g.class, samples: g.samples, output: new Decimal(g.outputTokens).toFixed(0) }));
+  const unjudged = sums.byDataset.filter((g) => g.class === null).reduce((n, g) => n + g.samples, 0);
   const scopedPlan = dataset === null ? plan : plan.filter((d) => d.name === dataset);
   const planOutput = scopedPlan.reduce((s, d) => s + d.outputTokens, 0);
   const drop = (["suspect", "excluded"] as const).reduce((s, c) => s.plus(totals.get(c)?.cost ?? 0), new Decimal(0));
@@ -103,12 +91,12 @@ export async function provenanceSummary(db: Db, dataset: string | null, plan: Da
         computedAt: t && t.computedAt > 0 ? new Date(t.computedAt).toISOString() : null,
       };
     }),
-    byProvider: [...byProvider.values()]
+    byProvider: byProvider
       .sort((a, b) => order(a.provider, b.provider) || order(a.class, b.class))
-      .map((r) => ({ provider: r.provider, class: r.class, samples: r.samples, outputTokens: r.output.toFixed(0) })),
-    byDay: [...byDay.values()]
+      .map((r) => ({ provider: r.provider, class: r.class, samples: r.samples, outputTokens: r.output })),
+    byDay: byDay
       .sort((a, b) => (a.day === "no time" ? 1 : 0) - (b.day === "no time" ? 1 : 0) || order(a.day, b.day) || order(a.class, b.class))
-      .map((r) => ({ day: r.day, class: r.class, samples: r.samples, outputTokens: r.output.toFixed(0) })),
+      .map((r) => ({ day: r.day, class: r.class, samples: r.samples, outputTokens: r.output })),
     unjudged,
     dropCostUsd: drop.toFixed(2),
     planTrustedPercent: planOutput > 0 ? trustedPlan.div(planOutput).times(100).toFixed(1) : null,

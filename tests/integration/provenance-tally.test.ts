@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OpenedDb } from "@/lib/db/engines";
 import { chooseDatasetView } from "@/lib/provenance/choices";
 import { PROVENANCE_CLASSES } from "@/lib/provenance/judge";
-import { listDatasets, provenanceSummary } from "@/lib/provenance/queries";
+import { listDatasets, NOT_LOOKED_UP, provenanceSummary } from "@/lib/provenance/queries";
 import { rejudge } from "@/lib/provenance/rejudge";
 import { compactProvenanceTally } from "@/lib/provenance/tally";
 import { createView } from "@/lib/saved-views";
@@ -85,6 +85,22 @@ describe.each(engines)("the provenance page's totals kept on the $name engine", 
       const want = Object.fromEntries(PROVENANCE_CLASSES.map((c) => [c, { samples: 0, outputTokens: "0", costUsd: "0.00" }]));
       for (const d of direct) want[d.class] = { samples: d.n, outputTokens: d.output, costUsd: d.cost };
       expect(Object.fromEntries(s.totals.map((t) => [t.class, { samples: t.samples, outputTokens: t.outputTokens, costUsd: t.costUsd }]))).toEqual(want);
+      // The chart's and table's breakdowns, per provider and per UTC day, equal the records' own too.
+      const byProvider = await opened.db.$queryRaw<Array<{ provider: string | null; class: string; samples: number; outputTokens: string }>>`
+        SELECT r.provider, j.class, count(*)::int AS samples, sum(r."outputTokens")::text AS "outputTokens"
+          FROM "UsageRecord" r JOIN "ProvenanceJudgement" j ON j."recordId" = r.id
+         WHERE ${dataset}::text IS NULL OR coalesce(r.dataset, '') = ${dataset}::text
+         GROUP BY 1, 2`;
+      const byDay = await opened.db.$queryRaw<Array<{ day: string | null; class: string; samples: number; outputTokens: string }>>`
+        SELECT to_char(timezone('UTC', r."occurredAt"), 'YYYY-MM-DD') AS day, j.class, count(*)::int AS samples, sum(r."outputTokens")::text AS "outputTokens"
+          FROM "UsageRecord" r JOIN "ProvenanceJudgement" j ON j."recordId" = r.id
+         WHERE ${dataset}::text IS NULL OR coalesce(r.dataset, '') = ${dataset}::text
+         GROUP BY 1, 2`;
+      const sorted = <T>(rows: T[]) => rows.map((r) => JSON.stringify(r)).sort();
+      expect(sorted(s.byProvider)).toEqual(sorted(byProvider.map((r) => ({ provider: r.provider ?? NOT_LOOKED_UP, class: r.class, samples: r.samples, outputTokens: r.outputTokens }))));
+      expect(sorted(s.byDay)).toEqual(sorted(byDay.map((r) => ({ day: r.day ?? "no time", class: r.class, samples: r.samples, outputTokens: r.outputTokens }))));
+      expect(s.byProvider.length).toBeGreaterThan(1);
+      expect(s.byDay.length).toBeGreaterThan(dataset === "" ? 0 : 1);
     }
   });
 
