@@ -1,4 +1,4 @@
-import type { MethodAnswer } from "./types";
+import type { MethodAnswer, PrefillBehaviour } from "./types";
 
 // On-policy positions: the positions the drafter is trained on are the model's own sampled text
 // at the pipeline's sampler, not the greedy path. For every prompt the reference samples one
@@ -26,7 +26,7 @@ export const PREFILL_MAX_BYTES = 256;
 /** Stored as the error of a prefilled read that was never sent because its prompt had no usable draft. */
 export const NO_DRAFT_ERROR = "Not sent: the reference's sampled continuation for this prompt failed or was too short to cut";
 
-export type PrefillBehaviour = "continues" | "new-turn" | "refused" | "not-read";
+export type { PrefillBehaviour };
 
 /**
  * The assistant prefix for a cut of a stored draft: its first ⌊L·cut/(cuts+1)⌋ tokens (L the

@@ -1,7 +1,6 @@
 import type { ChatRequest } from "../../openrouter/chat-schemas";
 import type { Interval } from "../divergence";
 import type { SamplerSettings } from "../settings";
-import type { PrefillBehaviour } from "./on-policy";
 
 // What every comparison method of the fidelity probe provides. One module per method under
 // lib/probe/methods/; the list in ./index.ts is the only place that names them all, so a new
@@ -43,6 +42,9 @@ export interface PlanShape {
    */
   onPolicy?: { draftTokens: number; cuts: number; readTokens: number };
 }
+
+/** What an endpoint did with a trailing assistant message (the on-policy reads, ./on-policy.ts). */
+export type PrefillBehaviour = "continues" | "new-turn" | "refused" | "not-read";
 
 /** How a side's logprobs look: raw (the model's), processed (after temperature / top-p / renormalising), or unknown. */
 export type LogprobsKind = "raw" | "processed" | "unknown";
