@@ -1,7 +1,7 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { useQueryStates } from "nuqs";
+import { useQueryState } from "nuqs";
 import { formatUtc } from "@/lib/format";
 import type { ChangePage } from "@/lib/history/change-log";
 import { CHANGE_KINDS, type ChangeKind } from "@/lib/history/changes";
@@ -47,17 +47,23 @@ function describe(kind: ChangeKind, before: string | null, after: string | null)
   }
 }
 
+const FILTER_OPTIONS = { history: "replace", shallow: true } as const;
+
 /**
  * Stored changes, newest first, filtered by kind and provider (both kept in the link); older pages
  * load on demand. The provider filter lists every provider the model has now and every one the log
  * names, so a provider with no change yet can be chosen too.
  */
 export function ChangeLog({ modelId, currentProviders = [] }: { modelId: string; currentProviders?: string[] }) {
-  const [filters, setFilters] = useQueryStates(changeLogParsers, { history: "replace", shallow: true });
-  const kind: ChangeKind | "" = filters.ck ?? "";
-  const provider = filters.cp ?? "";
-  const setKind = (value: ChangeKind | "") => void setFilters({ ck: value || null });
-  const setProvider = (value: string) => void setFilters({ cp: value || null });
+  // One hook a key: a multi-key useQueryStates can re-base on a stale copy of the other key when
+  // two changes come close together (nuqs #774, #1498), which a browser test once caught: the kind
+  // set back to "All kinds", then a provider chosen, showed the old kind again.
+  const [ck, setCk] = useQueryState("ck", changeLogParsers.ck.withOptions(FILTER_OPTIONS));
+  const [cp, setCp] = useQueryState("cp", changeLogParsers.cp.withOptions(FILTER_OPTIONS));
+  const kind: ChangeKind | "" = ck ?? "";
+  const provider = cp ?? "";
+  const setKind = (value: ChangeKind | "") => void setCk(value || null);
+  const setProvider = (value: string) => void setCp(value || null);
   // Keyed by the snapshot the page shows: a new poll reloads the log with the table.
   const snapshot = useSnapshotVersion();
   const query = useInfiniteQuery({
