@@ -13,7 +13,7 @@ import { checkSameOrigin } from "@/lib/security/origin";
 // Basic auth when BASIC_AUTH is set, refusal of cross-origin writes, and the security headers with
 // a fresh CSP nonce per request. A page load is answered from a render shared by the viewers of
 // the same link (lib/queries/shared-pages.ts), with a nonce of its own. Static build files get
-// their headers from next.config.ts.
+// their headers from next.config.mjs.
 
 const credentials = env.BASIC_AUTH ? parseBasicAuthSetting(env.BASIC_AUTH) : null;
 const PUBLIC_PATHS = new Set(["/api/health"]);
@@ -129,6 +129,6 @@ function secured(response: NextResponse, csp: string): NextResponse {
 }
 
 export const config = {
-  // Everything but the build's static files (their headers are set in next.config.ts).
+  // Everything but the build's static files (their headers are set in next.config.mjs).
   matcher: ["/((?!_next/static|_next/image).*)"],
 };

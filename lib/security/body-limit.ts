@@ -1,5 +1,5 @@
-// How large a request body may be, for every route. Read by next.config.ts and proxy.ts, so no
-// server-only imports here.
+// How large a request body may be, for every route. Read by proxy.ts (and its two sizes by
+// next.config.mjs, from static-config.mjs), so no server-only imports here.
 //
 // Next.js buffers a request's body for its proxy (proxy.ts) and, past
 // `experimental.proxyClientMaxBodySize` (10 MB by default), silently passes on only the first part:
@@ -9,11 +9,10 @@
 // chunk that crosses the limit): a body that was cut still arrives with more bytes than any route
 // accepts, and proxy.ts refuses it with 413 whatever its encoding (a length or chunked).
 
-/** The largest body any route accepts: a usage file (POST /api/usage). Routes set smaller limits. */
-export const LARGEST_BODY_BYTES = 10 * 1024 * 1024;
+import { LARGEST_BODY_BYTES } from "./static-config.mjs";
 
-/** Next.js's proxy body buffer (next.config.ts): the largest body plus a margin of 1 MiB. */
-export const PROXY_BODY_BUFFER_BYTES = LARGEST_BODY_BYTES + 1024 * 1024;
+// The largest body any route accepts, and Next.js's proxy buffer above it (next.config.mjs).
+export { LARGEST_BODY_BYTES, PROXY_BODY_BUFFER_BYTES } from "./static-config.mjs";
 
 export const BODY_TOO_LARGE_MESSAGE = `The request body is over ${LARGEST_BODY_BYTES / 1024 / 1024} MB; nothing of it was used. Split a usage file into smaller files.`;
 

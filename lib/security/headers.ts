@@ -18,16 +18,10 @@ export function contentSecurityPolicy(nonce: string, options: { dev: boolean }):
   ].join("; ");
 }
 
-/** For responses that are not pages (static files, API answers): nothing may run or frame them. */
-export const STATIC_CSP = "default-src 'none'; frame-ancestors 'none'";
+// STATIC_CSP (responses that are not pages: nothing may run or frame them) and SECURITY_HEADERS
+// (on every response) are shared with next.config.mjs, which cannot read TypeScript.
+export { SECURITY_HEADERS, STATIC_CSP } from "./static-config.mjs";
 
 /** For the few plain pages answered before Next.js renders (a broken link): inline styles, no scripts. */
 export const PLAIN_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
 
-export const SECURITY_HEADERS: Record<string, string> = {
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "strict-origin-when-cross-origin",
-  "X-Frame-Options": "DENY",
-  "Permissions-Policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
-  "Cross-Origin-Opener-Policy": "same-origin",
-};

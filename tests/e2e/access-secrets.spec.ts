@@ -79,6 +79,17 @@ test("BASIC_AUTH protects every page and API route but /api/health", async () =>
   expect(JSON.parse(health.text).database.reachable).toBe(true);
 });
 
+test("the build's static files carry the security headers (from next.config.mjs, which the proxy skips)", async () => {
+  const page = await get("/", { authorization: basic });
+  const script = page.text.match(/\/_next\/static\/[^"']+\.js/)?.[0];
+  expect(script, "a script of the build on the home page").toBeTruthy();
+  const file = await get(script!, { authorization: basic });
+  expect(file.status).toBe(200);
+  expectHeaders(file.headers, script!);
+  expect(file.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+  expect(file.headers.get("x-frame-options")).toBe("DENY");
+});
+
 test("every change is refused to anonymous callers (401) and to other origins (403), and nothing changes", async () => {
   const json = { "content-type": "application/json" };
   const known = JSON.stringify({ tag: "fireworks", quantization: "fp8", note: "asked support", recordedBy: "ana" });

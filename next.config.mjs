@@ -1,8 +1,10 @@
-import type { NextConfig } from "next";
-import { PROXY_BODY_BUFFER_BYTES } from "./lib/security/body-limit";
-import { SECURITY_HEADERS, STATIC_CSP } from "./lib/security/headers";
+// JavaScript, not TypeScript: Next.js compiles a next.config.ts with its native SWC binding at every
+// `next start`, and that binding then stays mapped in the server, about 25 MB resident (issue 25;
+// bench/memory.md, seventh round). The annotation below gives editors its type; Next.js validates it.
+import { PROXY_BODY_BUFFER_BYTES, SECURITY_HEADERS, STATIC_CSP } from "./lib/security/static-config.mjs";
 
-const nextConfig: NextConfig = {
+/** @type {import("next").NextConfig} */
+const nextConfig = {
   // PGlite loads a WASM build of PostgreSQL at run time; pg has optional native parts;
   // proper-lockfile (the embedded folder's lock) hooks process exit and patches fs via graceful-fs.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "proper-lockfile"],
