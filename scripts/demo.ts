@@ -5,7 +5,7 @@ import { generateDemoHistory, hasDemoModelPolls } from "../replica/demo-history"
 import { focusDriftOnDemoView, seedDemoView, startDemoReplica } from "../replica/demo-live";
 import { hasDemoProbe, runDemoProbe } from "../replica/demo-probe";
 import type { Replica } from "../replica/server";
-import { serverMallocArenas, serverNodeOptions } from "./start-options";
+import { serverMallocEnv, serverNodeOptions } from "./start-options";
 
 // `npm run demo`: the local OpenRouter replica plus the dashboard pointed at it, on an embedded
 // database of its own (./data/demo) so demo data never mixes with real polls. The page labels
@@ -69,7 +69,7 @@ const env = {
   POLL_INTERVAL_SECONDS: process.env.POLL_INTERVAL_SECONDS ?? "300",
   NEXT_TELEMETRY_DISABLED: "1",
   NODE_OPTIONS: serverNodeOptions({ NODE_OPTIONS: process.env.NODE_OPTIONS }), // npm start's heap limits for the embedded database
-  MALLOC_ARENA_MAX: serverMallocArenas(),
+  ...serverMallocEnv({ ...process.env, DATABASE_URL: "" }),
 };
 
 function run(args: string[]): Promise<number> {

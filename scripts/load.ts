@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { startReplica, type Replica } from "../replica/server";
 import { freePort } from "../tests/helpers/ports";
 import { formatMemoryReport, MemorySampler, processMemoryMb, summarizeMemory } from "./load-memory";
-import { serverMallocArenas, serverNodeOptions } from "./start-options";
+import { serverMallocEnv, serverNodeOptions } from "./start-options";
 
 // `npm run load`: N concurrent viewers over a model's page and its APIs for a while, with poll
 // cycles running underneath, then throughput, latency percentiles and errors. Without --url it
@@ -166,7 +166,7 @@ async function spawnServer(replica: Replica, dataDir: string): Promise<{ url: st
       CRON_SECRET: "",
       NEXT_TELEMETRY_DISABLED: "1",
       NODE_OPTIONS: values["server-node-options"] ?? serverNodeOptions({ DATABASE_URL: values["database-url"], NODE_OPTIONS: process.env.NODE_OPTIONS }),
-      MALLOC_ARENA_MAX: serverMallocArenas(),
+      ...serverMallocEnv({ ...process.env, DATABASE_URL: values["database-url"] }),
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -410,7 +410,7 @@ if (values.json) {
   const cpuMsPerRequest = cpuBefore !== null && cpuAfter !== null && all.length ? (cpuAfter - cpuBefore) / all.length : null;
   const figures = {
     serverNodeOptions: values.url ? null : (values["server-node-options"] ?? serverNodeOptions({ DATABASE_URL: values["database-url"], NODE_OPTIONS: process.env.NODE_OPTIONS })),
-    mallocArenas: values.url ? null : serverMallocArenas(),
+    malloc: values.url ? null : serverMallocEnv({ ...process.env, DATABASE_URL: values["database-url"] }),
     viewers,
     durationS: elapsedS,
     requests: all.length,

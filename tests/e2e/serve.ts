@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { startReplica } from "../../replica/server";
-import { serverMallocArenas, serverNodeOptions } from "../../scripts/start-options";
+import { serverMallocEnv, serverNodeOptions } from "../../scripts/start-options";
 import { E2E_ENGINE, freshDatabase } from "./database";
 
 // The server the browser tests talk to: the replica, and the production build on a fresh
@@ -27,7 +27,7 @@ const child = spawn("npx", ["next", "start", "-p", port, "-H", "127.0.0.1"], {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     NEXT_TELEMETRY_DISABLED: "1",
     NODE_OPTIONS: serverNodeOptions({ ...process.env, ...database.env }), // the heap limits npm start gives the server on this engine
-    MALLOC_ARENA_MAX: serverMallocArenas(),
+    ...serverMallocEnv({ ...process.env, ...database.env }),
   },
 });
 

@@ -2,7 +2,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { serverMallocArenas, serverNodeOptions } from "@/scripts/start-options";
+import { serverMallocEnv, serverNodeOptions } from "@/scripts/start-options";
 import { formatMemoryReport, MemorySampler, processMemoryMb, summarizeMemory, type MemorySample } from "@/scripts/load-memory";
 
 // `npm run load`'s memory report: it reads a real process's memory, keeps its samples and the
@@ -86,16 +86,25 @@ describe("the load tool's memory samples", () => {
     const run = (extra: Record<string, string>) => execFileSync("sh", ["-c", prefix], { env: env({ ...config, ...extra }), encoding: "utf8" }).trim();
     expect(run({})).toBe("--max-old-space-size=192 --max-semi-space-size=8");
     expect(run({ DATABASE_URL: "postgresql://127.0.0.1/x" })).toBe("--max-old-space-size=192 --max-semi-space-size=32");
-    // Two malloc arenas, unless the environment sets its own; the helpers the demo, the load and
-    // the browser tests start the server with say the same.
-    const arenas = pkg.scripts.start.replace(/&& exec next start$/, "&& node -e 'process.stdout.write(process.env.MALLOC_ARENA_MAX)'");
-    const runArenas = (extra: Record<string, string>) => execFileSync("sh", ["-c", arenas], { env: { ...env({ ...config, ...extra }) }, encoding: "utf8" }).trim();
-    const withoutArenas = { ...process.env };
-    delete withoutArenas.MALLOC_ARENA_MAX;
-    expect(execFileSync("sh", ["-c", arenas], { env: { ...withoutArenas, ...config }, encoding: "utf8" }).trim()).toBe("2");
-    expect(runArenas({ MALLOC_ARENA_MAX: "4" })).toBe("4");
-    expect(serverMallocArenas({})).toBe("2");
-    expect(serverMallocArenas({ MALLOC_ARENA_MAX: "4" })).toBe("4");
+    // glibc's malloc settings: two arenas on either engine, fixed trim and mmap thresholds on a
+    // PostgreSQL server only, each unless the environment sets its own; the helper the demo, the
+    // load and the browser tests start the server with says the same.
+    const malloc = pkg.scripts.start.replace(
+      /&& exec next start$/,
+      `&& node -e 'process.stdout.write(JSON.stringify([process.env.MALLOC_ARENA_MAX, process.env.MALLOC_TRIM_THRESHOLD_ ?? null, process.env.MALLOC_MMAP_THRESHOLD_ ?? null]))'`,
+    );
+    const bare = { ...process.env };
+    for (const name of ["MALLOC_ARENA_MAX", "MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_", "DATABASE_URL"]) delete bare[name];
+    const runMalloc = (extra: Record<string, string>) => JSON.parse(execFileSync("sh", ["-c", malloc], { env: { ...bare, ...config, ...extra }, encoding: "utf8" }));
+    const server = { DATABASE_URL: "postgresql://127.0.0.1/x" };
+    expect(runMalloc({})).toEqual(["2", null, null]);
+    expect(runMalloc(server)).toEqual(["2", "131072", "131072"]);
+    expect(runMalloc({ ...server, MALLOC_ARENA_MAX: "4", MALLOC_MMAP_THRESHOLD_: "65536" })).toEqual(["4", "131072", "65536"]);
+    expect(runMalloc({ MALLOC_TRIM_THRESHOLD_: "0" })).toEqual(["2", "0", null]);
+    expect(serverMallocEnv({})).toEqual({ MALLOC_ARENA_MAX: "2" });
+    expect(serverMallocEnv(server)).toEqual({ MALLOC_ARENA_MAX: "2", MALLOC_TRIM_THRESHOLD_: "131072", MALLOC_MMAP_THRESHOLD_: "131072" });
+    expect(serverMallocEnv({ ...server, MALLOC_ARENA_MAX: "4", MALLOC_TRIM_THRESHOLD_: "0" })).toEqual({ MALLOC_ARENA_MAX: "4", MALLOC_TRIM_THRESHOLD_: "0", MALLOC_MMAP_THRESHOLD_: "131072" });
+    expect(serverMallocEnv({ MALLOC_TRIM_THRESHOLD_: "0" })).toEqual({ MALLOC_ARENA_MAX: "2", MALLOC_TRIM_THRESHOLD_: "0" });
     // And npm does set the config variables for its scripts.
     const fromNpm = execFileSync("npm", ["run", "--silent", "env"], { env: env({}), encoding: "utf8" });
     expect(fromNpm).toContain("npm_package_config_heapServer=--max-old-space-size=192 --max-semi-space-size=32");
