@@ -42,6 +42,19 @@ export function probeSettingsFor(modelId: string): ProbeModelSettings {
 }
 
 /** The sampler with thinking's documented temperature when thinking is on (Moonshot: 1.0). */
+/**
+ * The sampler's fields of a chat request: top_p always, top_k and min_p when set. The temperature
+ * is the sampler's unless a method reads greedily (0).
+ */
+export function samplerFields(s: SamplerSettings, temperature: number = s.temperature): { temperature: number; top_p: number; top_k?: number; min_p?: number } {
+  return {
+    temperature,
+    top_p: s.top_p,
+    ...(s.top_k !== null ? { top_k: s.top_k } : {}),
+    ...(s.min_p !== null ? { min_p: s.min_p } : {}),
+  };
+}
+
 export function describeSampler(s: SamplerSettings): string {
   const parts = [`temperature ${s.temperature}`, `top_p ${s.top_p}`];
   if (s.top_k !== null) parts.push(`top_k ${s.top_k}`);

@@ -6,6 +6,7 @@ import {
   type PositionReading,
   type PromptDivergence,
 } from "../divergence";
+import { samplerFields } from "../settings";
 import { mean, type TopLogprob } from "../statistics";
 import { topLogprobsOf } from "./answers";
 import { DRAFT_ROLE, DRAFT_TOKENS, ON_POLICY_CUTS, ON_POLICY_READ_TOKENS, type PrefillBehaviour } from "./on-policy";
@@ -244,23 +245,9 @@ export const logprobsMethod: ProbeMethodDefinition<"logprobs"> = {
     maxTokens: PATH_TOKENS,
     onPolicy: { draftTokens: DRAFT_TOKENS, cuts: ON_POLICY_CUTS, readTokens: ON_POLICY_READ_TOKENS },
   }),
-  body: ({ topLogprobs, sampler }) => ({
-    temperature: 0,
-    top_p: sampler.top_p,
-    ...(sampler.top_k !== null ? { top_k: sampler.top_k } : {}),
-    ...(sampler.min_p !== null ? { min_p: sampler.min_p } : {}),
-    logprobs: true,
-    top_logprobs: topLogprobs,
-  }),
+  body: ({ topLogprobs, sampler }) => ({ ...samplerFields(sampler, 0), logprobs: true, top_logprobs: topLogprobs }),
   // The draft is sampled at the pipeline's own sampler; its tokens (listed with their logprobs) are where it is cut.
-  draftBody: ({ sampler }) => ({
-    temperature: sampler.temperature,
-    top_p: sampler.top_p,
-    ...(sampler.top_k !== null ? { top_k: sampler.top_k } : {}),
-    ...(sampler.min_p !== null ? { min_p: sampler.min_p } : {}),
-    logprobs: true,
-    top_logprobs: 1,
-  }),
+  draftBody: ({ sampler }) => ({ ...samplerFields(sampler), logprobs: true, top_logprobs: 1 }),
   compare({ deltaNats, reference, endpoint, confidence }) {
     const divergence = compareLogprobs(reference, endpoint, deltaNats, 20, confidence);
     if (!divergence) return null;

@@ -1,3 +1,4 @@
+import { samplerFields } from "../settings";
 import { mmdTest } from "../statistics";
 import { byPrompt } from "./answers";
 import type { ProbeMethodDefinition } from "./types";
@@ -15,12 +16,7 @@ export const samplesMethod: ProbeMethodDefinition<"samples"> = {
   title: "Samples (no logprobs: unverifiable)",
   applies: () => true,
   plan: ({ samplesPerPrompt, sampleMaxTokens }) => ({ perPrompt: samplesPerPrompt, referencePerRole: samplesPerPrompt, maxTokens: sampleMaxTokens }),
-  body: ({ sampler }) => ({
-    temperature: sampler.temperature,
-    top_p: sampler.top_p,
-    ...(sampler.top_k !== null ? { top_k: sampler.top_k } : {}),
-    ...(sampler.min_p !== null ? { min_p: sampler.min_p } : {}),
-  }),
+  body: ({ sampler }) => samplerFields(sampler),
   compare({ runId, reference, endpoint }) {
     const refA = byPrompt(reference.filter((a) => a.role === "reference"), texts);
     const mine = byPrompt(endpoint, texts);
