@@ -99,6 +99,9 @@ export async function estimateProbe(db: Db, modelId: string, input: Pick<ProbeIn
   };
 }
 
+/** Thrown inside createProbeRun's transaction when the model already has an active run. */
+class AnotherRunActive extends Error {}
+
 /** `scheduledBy`: why the scheduled re-probe queued the run (lib/probe/schedule.ts); absent for a run started by hand. */
 export async function createProbeRun(db: Db, modelId: string, input: ProbeInput, options: { scheduledBy?: string } = {}): Promise<CreateOutcome> {
   const chosen = await choose(db, modelId, input);
@@ -135,7 +138,11 @@ export async function createProbeRun(db: Db, modelId: string, input: ProbeInput,
           sampler: settings.sampler as object,
         },
       });
-      await tx.probeActiveRun.create({ data: { modelId, runId: run.id } });
+      // The model's one active run: a unique violation here (and only here) means another run of
+      // it was created since the check above. Any other unique violation is a fault, not "busy".
+      await tx.probeActiveRun.create({ data: { modelId, runId: run.id } }).catch((err: unknown) => {
+        throw (err as { code?: string }).code === "P2002" ? new AnotherRunActive() : err;
+      });
       // The sequential design depends on the run's id (its seed), so it is stored right after.
       const orderSeed = hashString(`${modelId}|${run.id}`);
       const design = sequentialDesign(prompts.prompts.length, orderSeed);
@@ -162,7 +169,7 @@ export async function createProbeRun(db: Db, modelId: string, input: ProbeInput,
     if (!run) throw new Error(`probe ${runId} vanished`);
     return { kind: "created", run };
   } catch (err) {
-    if ((err as { code?: string }).code === "P2002") return { kind: "busy", message: `Another probe of ${modelId} is active; cancel it or wait` };
+    if (err instanceof AnotherRunActive) return { kind: "busy", message: `Another probe of ${modelId} is active; cancel it or wait` };
     throw err;
   }
 }

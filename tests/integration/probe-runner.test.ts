@@ -144,6 +144,12 @@ describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
     const second = await createProbeRun(opened.db, KIMI, { maxCostUsd: "2.00", prompts: { id: smallSet } });
     expect(second).toMatchObject({ kind: "busy" });
     expect((await cancelRun(opened.db, first.id))?.status).toBe("cancelled");
+    // Two started at once: one is created and the other is told the model is busy (whether it
+    // lost at the check or inside the transaction), never an error.
+    const both = await Promise.all([1, 2].map(() => createProbeRun(opened.db, KIMI, { maxCostUsd: "2.00", prompts: { id: smallSet }, endpoints: ["chutes/int4"] })));
+    expect(both.map((o) => o.kind).sort()).toEqual(["busy", "created"]);
+    const winner = both.find((o) => o.kind === "created");
+    expect((await cancelRun(opened.db, winner?.kind === "created" ? winner.run.id : -1))?.status).toBe("cancelled");
     const tooSmall = await createProbeRun(opened.db, KIMI, { maxCostUsd: "0.000001" });
     expect(tooSmall).toMatchObject({ kind: "over-cap" });
     expect(tooSmall.kind === "over-cap" && new Decimal(tooSmall.estimateUsd).greaterThan("0.000001")).toBe(true);
