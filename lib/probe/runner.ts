@@ -114,9 +114,17 @@ export async function processRun(db: Db, client: OpenRouterClient, runId: number
   const draftOf = (a: Draft & { status: string; servedProvider: string | null }) => (a.status === "done" && a.servedProvider === referenceProvider ? { tokens: a.tokens, reasoningTokens: a.reasoningTokens } : null);
   for (const d of await db.probeRequest.findMany({ where: { runId, role: DRAFT_ROLE, status: { not: "pending" } } })) drafts.set(d.promptIndex, draftOf(d));
   const ready = (r: PendingRequest) => r.cut === 0 || drafts.has(r.promptIndex);
+  // A prompt's draft, once known, never changes: each cut's prefix is worked out once.
+  const prefixes = new Map<string, string | null>();
   const prefixFor = (r: PendingRequest) => {
-    const draft = r.cut > 0 ? drafts.get(r.promptIndex) : null;
-    return draft ? prefillOf(draft, r.cut) : null;
+    if (r.cut === 0 || !drafts.has(r.promptIndex)) return null;
+    const key = `${r.promptIndex}:${r.cut}`;
+    let prefix = prefixes.get(key);
+    if (prefix === undefined) {
+      const draft = drafts.get(r.promptIndex);
+      prefixes.set(key, (prefix = draft ? prefillOf(draft, r.cut) : null));
+    }
+    return prefix;
   };
   /** Interim looks taken by this worker (a resumed run takes again those of the waves already settled: same answers, same decisions). */
   let looked = 0;
