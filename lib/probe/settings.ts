@@ -41,7 +41,6 @@ export function probeSettingsFor(modelId: string): ProbeModelSettings {
   return PROBE_MODEL_SETTINGS[modelId] ?? { deltaNats: DEFAULT_DELTA_NATS, sampler: DEFAULT_SAMPLER };
 }
 
-/** The sampler with thinking's documented temperature when thinking is on (Moonshot: 1.0). */
 /**
  * The sampler's fields of a chat request: top_p always, top_k and min_p when set. The temperature
  * is the sampler's unless a method reads greedily (0).
@@ -55,6 +54,7 @@ export function samplerFields(s: SamplerSettings, temperature: number = s.temper
   };
 }
 
+/** The sampler in plain words ("temperature 0.6, top_p 0.95, thinking off"), as the fidelity section shows it. */
 export function describeSampler(s: SamplerSettings): string {
   const parts = [`temperature ${s.temperature}`, `top_p ${s.top_p}`];
   if (s.top_k !== null) parts.push(`top_k ${s.top_k}`);
