@@ -3,6 +3,7 @@ import path from "node:path";
 import { startReplica, type Replica, type ReplicaOptions } from "../../replica/server";
 import { freePort } from "../helpers/ports";
 import { freshDatabase } from "./database";
+import { KEEP_ALIVE_ARGS } from "./keep-alive";
 
 export { freePort };
 
@@ -33,7 +34,7 @@ export async function startSecuredServer(overrides: Record<string, string> = {},
   let log = "";
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1", ...KEEP_ALIVE_ARGS],
     {
       env: {
         ...process.env,

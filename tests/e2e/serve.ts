@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { startReplica } from "../../replica/server";
 import { serverMallocEnv, serverNodeOptions } from "../../scripts/start-options";
+import { KEEP_ALIVE_ARGS } from "./keep-alive";
 import { E2E_ENGINE, freshDatabase } from "./database";
 
 // The server the browser tests talk to: the replica, and the production build on a fresh
@@ -12,7 +13,7 @@ const database = await freshDatabase("e2e");
 const replica = await startReplica(replicaPort);
 console.log(`[e2e] the server runs on the ${E2E_ENGINE} database`);
 
-const child = spawn("npx", ["next", "start", "-p", port, "-H", "127.0.0.1"], {
+const child = spawn("npx", ["next", "start", "-p", port, "-H", "127.0.0.1", ...KEEP_ALIVE_ARGS], {
   stdio: "inherit",
   env: {
     ...process.env,
