@@ -107,7 +107,7 @@ export interface ChatCall {
   /** Whether this call shared an earlier call's noise draw (co-batched). */
   coBatched: boolean;
   /** The sampler the request asked for (absent fields at OpenRouter's defaults). */
-  sampler: { temperature: number; top_p: number; top_k: number; min_p: number };
+  sampler: { temperature: number; top_p: number; top_k: number; min_p: number; presence_penalty: number; frequency_penalty: number };
   /** What the answer charged (usage.cost), exact, as text. */
   cost: string;
 }
@@ -309,7 +309,14 @@ export function completeChat(state: ChatState, body: unknown, nowMs: number, fin
     atMs: nowMs,
     coBatched,
     cost: cost.toFixed(),
-    sampler: { temperature: sampler.temperature, top_p: sampler.top_p, top_k: sampler.top_k, min_p: sampler.min_p },
+    sampler: {
+      temperature: sampler.temperature,
+      top_p: sampler.top_p,
+      top_k: sampler.top_k,
+      min_p: sampler.min_p,
+      presence_penalty: sampler.presence_penalty,
+      frequency_penalty: sampler.frequency_penalty,
+    },
   });
 
   const bytes = (text: string) => [...Buffer.from(text, "utf8")];

@@ -17,6 +17,8 @@ interface Fields {
   top_p: string;
   top_k: string;
   min_p: string;
+  presence_penalty: string;
+  frequency_penalty: string;
 }
 
 function fieldsOf(view: Pick<ProbeSettingsView, "deltaNats" | "sampler">): Fields {
@@ -26,6 +28,8 @@ function fieldsOf(view: Pick<ProbeSettingsView, "deltaNats" | "sampler">): Field
     top_p: String(view.sampler.top_p),
     top_k: view.sampler.top_k === null ? "" : String(view.sampler.top_k),
     min_p: view.sampler.min_p === null ? "" : String(view.sampler.min_p),
+    presence_penalty: String(view.sampler.presence_penalty),
+    frequency_penalty: String(view.sampler.frequency_penalty),
   };
 }
 
@@ -33,12 +37,28 @@ function fieldsOf(view: Pick<ProbeSettingsView, "deltaNats" | "sampler">): Field
 function bodyOf(f: Fields) {
   const num = (v: string) => (v.trim() === "" ? Number.NaN : Number(v.trim()));
   const orNull = (v: string) => (v.trim() === "" ? null : Number(v.trim()));
-  return { deltaNats: num(f.deltaNats), temperature: num(f.temperature), top_p: num(f.top_p), top_k: orNull(f.top_k), min_p: orNull(f.min_p) };
+  return {
+    deltaNats: num(f.deltaNats),
+    temperature: num(f.temperature),
+    top_p: num(f.top_p),
+    top_k: orNull(f.top_k),
+    min_p: orNull(f.min_p),
+    presence_penalty: num(f.presence_penalty),
+    frequency_penalty: num(f.frequency_penalty),
+  };
 }
 
 /** The first field whose text is not a number, said before anything is sent. */
 function firstBadField(f: Fields): string | null {
-  const labels: Record<keyof Fields, string> = { deltaNats: "Margin Δ", temperature: "Temperature", top_p: "top_p", top_k: "top_k", min_p: "min_p" };
+  const labels: Record<keyof Fields, string> = {
+    deltaNats: "Margin Δ",
+    temperature: "Temperature",
+    top_p: "top_p",
+    top_k: "top_k",
+    min_p: "min_p",
+    presence_penalty: "presence_penalty",
+    frequency_penalty: "frequency_penalty",
+  };
   for (const key of Object.keys(labels) as (keyof Fields)[]) {
     const v = f[key].trim();
     const optional = key === "top_k" || key === "min_p";
@@ -124,6 +144,14 @@ export function ProbeMargin({ basePath, latestUpperBounds = [] }: { basePath: st
           <label>
             <span className="text-slate-700">min_p (blank: none)</span>
             <input name="min_p" value={fields.min_p} onChange={set("min_p")} inputMode="decimal" className={FIELD} />
+          </label>
+          <label>
+            <span className="text-slate-700">presence_penalty</span>
+            <input name="presence_penalty" value={fields.presence_penalty} onChange={set("presence_penalty")} inputMode="decimal" className={FIELD} />
+          </label>
+          <label>
+            <span className="text-slate-700">frequency_penalty</span>
+            <input name="frequency_penalty" value={fields.frequency_penalty} onChange={set("frequency_penalty")} inputMode="decimal" className={FIELD} />
           </label>
           <button type="submit" disabled={!dirty || save.isPending} className="rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-50 disabled:opacity-50">
             Save margin and sampler

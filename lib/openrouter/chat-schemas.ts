@@ -16,6 +16,8 @@ export interface ChatRequest {
   top_p?: number;
   top_k?: number;
   min_p?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
   seed?: number;
   logprobs?: boolean;
   top_logprobs?: number;

@@ -39,6 +39,7 @@ test.describe("fidelity probe", () => {
       { method: "GET", url: "/api/models/nobody/nothing/probes/schedule", status: 404, message: /not watched/ },
       { method: "PUT", url: `${API}/settings`, body: { deltaNats: 0.002, temperature: 0.6, top_p: 0.95, top_k: null }, status: 400, message: /^min_p: must be a number/ },
       { method: "PUT", url: `${API}/settings`, body: { deltaNats: -1, temperature: 0.6, top_p: 0.95, top_k: null, min_p: null }, status: 400, message: /^deltaNats: must be at least/ },
+      { method: "PUT", url: `${API}/settings`, body: { deltaNats: 0.002, temperature: 0.6, top_p: 0.95, top_k: null, min_p: null, presence_penalty: "high" }, status: 400, message: /^presence_penalty: must be a number/ },
       { method: "PUT", url: `${API}/settings`, body: { deltaNats: 0.002, temperature: 0.6, top_p: 0.95, top_k: null, min_p: null, thinking: true }, status: 400, message: /^thinking: the probe compares answers without reasoning/ },
       { method: "PUT", url: "/api/models/nobody/nothing/probes/settings", body: { deltaNats: 0.002, temperature: 0.6, top_p: 0.95, top_k: null, min_p: null }, status: 404, message: /not watched/ },
       { method: "GET", url: "/api/models/nobody/nothing/probes/settings", status: 404, message: /not watched/ },
@@ -262,7 +263,7 @@ test.describe("fidelity probe", () => {
   });
   test("the margin and sampler: Moonshot's defaults shown, a bad margin refused naming the field, the team's own saved and kept, back to the defaults", async ({ page, request }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    const defaults = { source: "default", deltaNats: 0.001, sampler: { temperature: 0.6, top_p: 0.95, top_k: null, min_p: null, thinking: false } };
+    const defaults = { source: "default", deltaNats: 0.001, sampler: { temperature: 0.6, top_p: 0.95, top_k: null, min_p: null, presence_penalty: 0, frequency_penalty: 0, thinking: false } };
     expect(await (await request.get(`${API}/settings`)).json()).toMatchObject(defaults);
     try {
       await page.goto(`/models/${KIMI}#fidelity`);
@@ -291,17 +292,31 @@ test.describe("fidelity probe", () => {
       await expect(form.getByTestId("probe-margin-unresolvable")).toHaveCount(0);
       await form.getByLabel("Temperature").fill("0.8");
       await form.getByLabel("top_k (blank: none)").fill("40");
+      // A penalty outside OpenAI's range: the server names it, and nothing is stored.
+      await form.getByLabel("frequency_penalty").fill("3");
       await save.click();
-      await expect(state).toHaveText(/^Next run: Δ 0\.002 nats\/token, temperature 0\.8, top_p 0\.95, top_k 40, thinking off · set by the team .+ \(defaults: Δ 0\.001, temperature 0\.6, top_p 0\.95, thinking off\)\./);
+      await expect(form.getByRole("alert")).toHaveText(/^frequency_penalty: must be between -2 and 2/);
+      expect(await (await request.get(`${API}/settings`)).json()).toMatchObject(defaults);
+      await form.getByLabel("frequency_penalty").fill("0");
+      await form.getByLabel("presence_penalty").fill("0.5");
+      await save.click();
+      await expect(state).toHaveText(
+        /^Next run: Δ 0\.002 nats\/token, temperature 0\.8, top_p 0\.95, top_k 40, presence_penalty 0\.5, thinking off · set by the team .+ \(defaults: Δ 0\.001, temperature 0\.6, top_p 0\.95, thinking off\)\./,
+      );
       await expect(form.getByRole("alert")).toHaveCount(0);
       await form.scrollIntoViewIfNeeded();
       await screenshot(page, "probe-margin-team", form);
-      expect(await (await request.get(`${API}/settings`)).json()).toMatchObject({ source: "team", deltaNats: 0.002, sampler: { temperature: 0.8, top_p: 0.95, top_k: 40, min_p: null } });
+      expect(await (await request.get(`${API}/settings`)).json()).toMatchObject({
+        source: "team",
+        deltaNats: 0.002,
+        sampler: { temperature: 0.8, top_p: 0.95, top_k: 40, min_p: null, presence_penalty: 0.5, frequency_penalty: 0 },
+      });
 
       // A teammate opening the page sees the same.
       await page.reload();
       await expect(form.getByLabel("Margin Δ (nats/token)")).toHaveValue("0.002");
       await expect(form.getByLabel("top_k (blank: none)")).toHaveValue("40");
+      await expect(form.getByLabel("presence_penalty")).toHaveValue("0.5");
 
       await form.getByRole("button", { name: "Back to the defaults" }).click();
       await expect(state).toHaveText(/· the defaults\./);

@@ -89,7 +89,7 @@ describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
     expect(d?.klNats.estimate).toBeLessThan(0.2);
     expect(d?.positions).toBeGreaterThan(12); // many aligned positions per prompt, not one
     expect(d?.top1Agreement).toBeLessThan(1);
-    expect(fireworks?.sampler).toEqual({ temperature: 0.6, top_p: 0.95, top_k: null, min_p: null, thinking: false });
+    expect(fireworks?.sampler).toEqual({ temperature: 0.6, top_p: 0.95, top_k: null, min_p: null, presence_penalty: 0, frequency_penalty: 0, thinking: false });
     expect(fireworks?.reason).toMatch(/^differs by more than Δ: KL 0\.\d{3} nats\/token, 95% interval \[0\.\d{3}, 0\.\d{3}\], Δ 1\.0e-3; A\/A -?\d\.\de-\d+; 12 prompts, \d+ positions, \d+ of them on-policy \(after the reference's sampled continuation\)$/);
     // On-policy reads (the reference's sampled continuation, cut and prefilled): Fireworks continues
     // it; Chutes and DeepInfra answer it as a new turn, which their prompt tokens show (read on the

@@ -15,7 +15,7 @@ import { engines } from "../helpers/db";
 // made keeps what it was made with; bad values are refused naming the field.
 
 const KIMI = "moonshotai/kimi-k2.5";
-const MOONSHOT = { temperature: 0.6, top_p: 0.95, top_k: null, min_p: null, thinking: false };
+const MOONSHOT = { temperature: 0.6, top_p: 0.95, top_k: null, min_p: null, presence_penalty: 0, frequency_penalty: 0, thinking: false };
 
 describe.each(engines)("probe margin and sampler per model on $name PostgreSQL", (engine) => {
   let opened: OpenedDb;
@@ -63,6 +63,12 @@ describe.each(engines)("probe margin and sampler per model on $name PostgreSQL",
     expect(problems({ ...good, temperature: 0 })).toEqual(["temperature: must be more than 0 and at most 2 (the probe's sampled answers need a temperature above 0)"]);
     expect(problems({ ...good, top_k: 2.5 })).toEqual(["top_k: must be a whole number or null"]);
     expect(problems({ ...good, min_p: 1 })).toEqual(["min_p: must be at least 0 and less than 1, or null for none"]);
+    expect(problems({ ...good, presence_penalty: 2.5 })).toEqual(["presence_penalty: must be between -2 and 2 (0: no penalty)"]);
+    expect(problems({ ...good, frequency_penalty: -3 })).toEqual(["frequency_penalty: must be between -2 and 2 (0: no penalty)"]);
+    expect(problems({ ...good, frequency_penalty: null })).toEqual(["frequency_penalty: must be a number (a penalty)"]);
+    // Left out, a penalty is 0 (a client written before they were settable keeps working).
+    expect(probeSettingsInputSchema.parse(good)).toMatchObject({ presence_penalty: 0, frequency_penalty: 0 });
+    expect(problems({ ...good, presence_penalty: -2, frequency_penalty: 2 })).toEqual([]);
     expect(problems({ ...good, thinking: true })).toEqual([
       "thinking: the probe compares answers without reasoning, so it runs with thinking off; thinking-enabled probing is not supported yet",
     ]);
@@ -70,8 +76,9 @@ describe.each(engines)("probe margin and sampler per model on $name PostgreSQL",
   });
 
   it("a saved setting is copied by the next run, sent on its requests and decides its verdicts; a reset goes back to the defaults", async () => {
-    const saved = await saveProbeSettings(opened.db, KIMI, { deltaNats: 0.1, temperature: 0.7, top_p: 0.9, top_k: 40, min_p: null });
-    expect(saved).toMatchObject({ source: "team", deltaNats: 0.1, sampler: { temperature: 0.7, top_p: 0.9, top_k: 40, min_p: null, thinking: false } });
+    const saved = await saveProbeSettings(opened.db, KIMI, { deltaNats: 0.1, temperature: 0.7, top_p: 0.9, top_k: 40, min_p: null, presence_penalty: 0.3 });
+    const teamSampler = { temperature: 0.7, top_p: 0.9, top_k: 40, min_p: null, presence_penalty: 0.3, frequency_penalty: 0, thinking: false };
+    expect(saved).toMatchObject({ source: "team", deltaNats: 0.1, sampler: teamSampler });
     expect(saved.updatedAt).not.toBeNull();
 
     // Fireworks serves the release re-quantized to NVFP4 (about 0.06 nats/token against the
@@ -81,7 +88,7 @@ describe.each(engines)("probe margin and sampler per model on $name PostgreSQL",
     const runId = outcome.run.id;
     const stored = await opened.db.probeRun.findUniqueOrThrow({ where: { id: runId } });
     expect(stored.deltaNats).toBe(0.1);
-    expect(stored.sampler).toEqual({ temperature: 0.7, top_p: 0.9, top_k: 40, min_p: null, thinking: false });
+    expect(stored.sampler).toEqual(teamSampler);
 
     // A later change does not alter the run already made.
     await saveProbeSettings(opened.db, KIMI, { deltaNats: 0.05, temperature: 1, top_p: 1, top_k: null, min_p: null });
@@ -91,18 +98,20 @@ describe.each(engines)("probe margin and sampler per model on $name PostgreSQL",
     const client = createOpenRouterClient({ baseUrl: replica.baseUrl, timeoutMs: 120_000, maxAttempts: 1 });
     expect(await processRun(opened.db, client, runId, claimed.lease, { baseDelayMs: 20, concurrencyPerProvider: 4 })).toBe("done");
 
-    // What the replica received: the run's sampler on every request, the reads at the greedy path's
+    // What the replica received: the run's sampler on every request (its presence penalty too; the
+    // frequency penalty 0 is not sent, which the replica reads as 0), the reads at the greedy path's
     // temperature 0, the reference's sampled drafts (one per prompt) at the run's own temperature.
     const calls = replica.state.chat.calls.slice(callsBefore);
     expect(calls.length).toBeGreaterThan(0);
     const samplers = calls.map((c) => JSON.stringify(c.sampler));
-    expect(new Set(samplers)).toEqual(new Set([JSON.stringify({ temperature: 0, top_p: 0.9, top_k: 40, min_p: 0 }), JSON.stringify({ temperature: 0.7, top_p: 0.9, top_k: 40, min_p: 0 })]));
+    const received = (temperature: number) => JSON.stringify({ temperature, top_p: 0.9, top_k: 40, min_p: 0, presence_penalty: 0.3, frequency_penalty: 0 });
+    expect(new Set(samplers)).toEqual(new Set([received(0), received(0.7)]));
     expect(samplers.filter((x) => x.includes('"temperature":0.7'))).toHaveLength(10);
 
     const results = await getRunResults(opened.db, runId);
     const fireworks = results.find((r) => r.tag === "fireworks");
     expect(fireworks?.divergence?.deltaNats).toBe(0.1);
-    expect(fireworks?.sampler).toEqual({ temperature: 0.7, top_p: 0.9, top_k: 40, min_p: null, thinking: false });
+    expect(fireworks?.sampler).toEqual(teamSampler);
     const kl = fireworks?.divergence?.klNats;
     // Decided against 0.1, not the default 1e-3: the whole interval is above 1e-3, so with the
     // default the verdict would have been `differs`.

@@ -110,7 +110,7 @@ export interface BodySettings {
   sampler: SamplerSettings;
 }
 
-export type MethodBody = Pick<ChatRequest, "temperature"> & Partial<Pick<ChatRequest, "logprobs" | "top_logprobs" | "top_p" | "top_k" | "min_p">>;
+export type MethodBody = Pick<ChatRequest, "temperature"> & Partial<Pick<ChatRequest, "logprobs" | "top_logprobs" | "top_p" | "top_k" | "min_p" | "presence_penalty" | "frequency_penalty">>;
 
 export interface ProbeMethodDefinition<Name extends string = string> {
   name: Name;

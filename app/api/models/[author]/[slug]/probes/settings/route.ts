@@ -17,7 +17,10 @@ export const GET = guarded(async (_request: Request, context: Context) => {
   return NextResponse.json(await readProbeSettings(db, params.data));
 });
 
-/** Sets the team's own: body {deltaNats, temperature, top_p, top_k|null, min_p|null}. Applies from the next run. */
+/**
+ * Sets the team's own: body {deltaNats, temperature, top_p, top_k|null, min_p|null,
+ * presence_penalty?, frequency_penalty?} (a penalty left out is 0). Applies from the next run.
+ */
 export const PUT = guarded(async (request: Request, context: Context) => {
   const params = readParams(await context.params, modelParamsSchema);
   if (!params.ok) return params.response;

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "ProbeModelSetting" ADD COLUMN     "frequencyPenalty" DOUBLE PRECISION NOT NULL DEFAULT 0,
+ADD COLUMN     "presencePenalty" DOUBLE PRECISION NOT NULL DEFAULT 0;
