@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db } from "../db/engines";
+import type { DbOrTx } from "../db/engines";
 import { priceString } from "../money";
 import type { SnapshotRow, TimelineInput } from "./timeline";
 
@@ -20,7 +20,7 @@ interface SampleSql {
   output_price: string | null;
 }
 
-export async function loadTimelineInput(db: Db, viewId: number, modelId: string, from: Date, to: Date): Promise<TimelineInput> {
+export async function loadTimelineInput(db: DbOrTx, viewId: number, modelId: string, from: Date, to: Date): Promise<TimelineInput> {
   // The poll in force at `from` (the latest at or before it) and every poll up to `to`.
   const [first] = await db.$queryRaw<Array<{ at: Date | null }>>`
     SELECT max("observedAt") AS at FROM "ModelPoll" WHERE "modelId" = ${modelId} AND ok AND "observedAt" <= ${from}`;

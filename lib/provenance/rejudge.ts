@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { Prisma } from "../db/generated/client";
-import type { Db } from "../db/engines";
+import type { Db, DbOrTx } from "../db/engines";
 import { refreshStatisticsIfGrown } from "../db/statistics";
 import { env } from "../env";
 import type { GenerationFacts, Judgement } from "./judge";
@@ -14,7 +14,8 @@ import { buildTimeline, spanJudge, type Timeline } from "./timeline";
 // computed). Records are read and written in
 // id-ordered batches, so memory stays bounded however many there are; each view's timeline is
 // built once per pass from the facts over the span its records cover, and each time span between
-// two of its facts is judged once (spanJudge).
+// two of its facts is judged once (spanJudge). An import judges its new records as it inserts
+// them (judgeNewRecords, in its own transaction), the same way, without reading them back.
 
 export interface RejudgeScope {
   /** Only the records of one import (after it lands). */
@@ -61,23 +62,15 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
   const filter = where(scope);
 
   // One timeline per view in use, over the span of its records (and the grace before).
-  const spans = await db.$queryRaw<Array<{ view_id: number; slug: string; name: string; model_id: string; first: Date | null; last: Date | null }>>`
+  const spans = await db.$queryRaw<ViewSpan[]>`
     SELECT v.id AS view_id, v.slug, v.name, v."modelId" AS model_id, min(r."occurredAt") AS first, max(r."occurredAt") AS last
       ${FROM}
       JOIN "SavedView" v ON v.id = ${VIEW_OF}
      WHERE true ${filter}
      GROUP BY v.id, v.slug, v.name, v."modelId"`;
-  const views = new Map<number, { view: NonNullable<GenerationFacts["view"]>; timeline: Timeline | null }>();
-  for (const s of spans) {
-    const timeline =
-      s.first && s.last
-        ? buildTimeline(await loadTimelineInput(db, s.view_id, s.model_id, new Date(s.first.getTime() - graceMinutes * 60_000), s.last))
-        : null;
-    views.set(s.view_id, { view: { slug: s.slug, name: s.name, modelId: s.model_id }, timeline });
-  }
 
   const byClass: Record<string, number> = { trusted: 0, unverified: 0, suspect: 0, excluded: 0, awaiting: 0 };
-  const judgeOf = spanJudge(views, graceMinutes);
+  const judgeOf = spanJudge(await loadViews(db, spans, graceMinutes), graceMinutes);
   let judged = 0;
   let written = 0;
   let writes = 0;
@@ -101,8 +94,7 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
     if (batch.length === 0) break;
     // One judgement per time span (spanJudge), sent once per batch with the records that share it;
     // a record whose stored judgement (and view) is the same as this one's is not written again.
-    const distinct = new Map<Judgement, number>();
-    const pairs: Array<{ r: number; j: number; v: number | null; d: string }> = [];
+    const pairs: JudgementWrite[] = [];
     for (const r of batch) {
       const j = judgeOf({
         provider: r.provider,
@@ -114,48 +106,215 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
       });
       byClass[j.class]++;
       datasets.add(r.dataset);
-      const d = `${digestOf(j)}:${r.view_id ?? ""}`;
+      const d = storedDigest(j, r.view_id);
       if (d === r.digest) continue;
-      let index = distinct.get(j);
-      if (index === undefined) distinct.set(j, (index = distinct.size));
-      pairs.push({ r: r.id, j: index, v: r.view_id, d });
+      pairs.push({ recordId: r.id, judgement: j, viewId: r.view_id, digest: d });
     }
     judged += batch.length;
     last = batch[batch.length - 1].id;
     if (pairs.length === 0) continue;
     // The tally's triggers add a few rows a batch; folding them now and then keeps the page's read short.
     if (++writes % COMPACT_EVERY === 0) await compactProvenanceTally(db);
-    const judgements = [...distinct.keys()].map((j, i) => ({ i, ...columns(j) }));
-    // The records are locked (FOR SHARE) before their judgements are written: a lookup that
-    // changes a record at the same time then either commits first (its change is seen by the
-    // tally's trigger here) or waits for this; the tally never counts a record twice. A record
-    // deleted meanwhile is skipped (and not counted as written).
-    written += await db.$executeRaw`
-      WITH p AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p(r int, j int, v int, d text)),
-      locked AS (SELECT id FROM "UsageRecord" WHERE id IN (SELECT r FROM p) FOR SHARE),
-      j AS (
-        SELECT x.i, x.class, x.tag, x.ambiguous, ARRAY(SELECT jsonb_array_elements_text(x.reasons)) AS reasons,
-               x."verdictBefore", x."verdictAfter", x.included, x.status, x.quantization
-          FROM jsonb_to_recordset(${JSON.stringify(judgements)}::jsonb) AS x(i int, class text, tag text, ambiguous boolean, reasons jsonb,
-               "verdictBefore" text, "verdictAfter" text, included boolean, status int, quantization text))
-      INSERT INTO "ProvenanceJudgement" ("recordId", "class", "tag", "ambiguous", "reasons", "viewId", "verdictBefore", "verdictAfter", "included", "status", "quantization", "judgedAt", "digest")
-      SELECT p.r, j.class, j.tag, j.ambiguous, j.reasons, p.v, j."verdictBefore", j."verdictAfter", j.included, j.status, j.quantization, ${computedAt}, p.d
-        FROM p JOIN j ON j.i = p.j JOIN locked ON locked.id = p.r
-      ON CONFLICT ("recordId") DO UPDATE SET class = EXCLUDED.class, tag = EXCLUDED.tag, ambiguous = EXCLUDED.ambiguous,
-             reasons = EXCLUDED.reasons, "viewId" = EXCLUDED."viewId", "verdictBefore" = EXCLUDED."verdictBefore",
-             "verdictAfter" = EXCLUDED."verdictAfter", included = EXCLUDED.included, status = EXCLUDED.status,
-             quantization = EXCLUDED.quantization, "judgedAt" = EXCLUDED."judgedAt", digest = EXCLUDED.digest`;
+    written += await writeJudgements(db, pairs, computedAt, { lockRecords: true });
   }
-  // Every dataset this pass judged was computed now, whether or not a class changed.
-  if (datasets.size > 0) {
-    await db.$executeRaw`
-      INSERT INTO "ProvenanceComputed" (dataset, "computedAt")
-      SELECT x, ${computedAt} FROM jsonb_array_elements_text(${JSON.stringify([...datasets])}::jsonb) AS x
-      ON CONFLICT (dataset) DO UPDATE SET "computedAt" = GREATEST("ProvenanceComputed"."computedAt", EXCLUDED."computedAt")`;
-  }
+  await markComputed(db, datasets, computedAt);
   if (written > 0) await compactProvenanceTally(db);
   await refreshStatisticsIfGrown(db, "ProvenanceJudgement", written);
   return { judged, written, byClass, computedAt: computedAt.toISOString(), ms: Date.now() - started };
+}
+
+export interface ViewSpan {
+  view_id: number;
+  slug: string;
+  name: string;
+  model_id: string;
+  first: Date | null;
+  last: Date | null;
+}
+
+type Views = Map<number, { view: NonNullable<GenerationFacts["view"]>; timeline: Timeline | null }>;
+
+/** Each view's timeline over the span of the records judged under it (and the grace before). */
+async function loadViews(db: DbOrTx, spans: readonly ViewSpan[], graceMinutes: number): Promise<Views> {
+  const views: Views = new Map();
+  for (const s of spans) {
+    const timeline =
+      s.first && s.last
+        ? buildTimeline(await loadTimelineInput(db, s.view_id, s.model_id, new Date(s.first.getTime() - graceMinutes * 60_000), s.last))
+        : null;
+    views.set(s.view_id, { view: { slug: s.slug, name: s.name, modelId: s.model_id }, timeline });
+  }
+  return views;
+}
+
+export interface JudgementWrite {
+  recordId: number;
+  judgement: Judgement;
+  viewId: number | null;
+  /** storedDigest(judgement, viewId): a later pass that comes to the same writes nothing. */
+  digest: string;
+}
+
+/** What ProvenanceJudgement.digest holds for a judgement under a view. */
+function storedDigest(j: Judgement, viewId: number | null): string {
+  return `${digestOf(j)}:${viewId ?? ""}`;
+}
+
+/**
+ * Writes judgements (insert, or update of a stored one), each distinct judgement sent once with the
+ * records that share it. `lockRecords`: the records are locked (FOR SHARE) first, so that a lookup
+ * that changes a record at the same time either commits first (its change is seen by the tally's
+ * trigger here) or waits for this, and the tally never counts a record twice; a record deleted
+ * meanwhile is skipped (and not counted as written). Records inserted by the caller's own
+ * transaction, which nobody else sees yet, need no lock. Returns the rows written.
+ */
+async function writeJudgements(db: DbOrTx, writes: readonly JudgementWrite[], computedAt: Date, options: { lockRecords: boolean }): Promise<number> {
+  const distinct = new Map<Judgement, number>();
+  const pairs = writes.map((w) => {
+    let index = distinct.get(w.judgement);
+    if (index === undefined) distinct.set(w.judgement, (index = distinct.size));
+    return { r: w.recordId, j: index, v: w.viewId, d: w.digest };
+  });
+  const judgements = [...distinct.keys()].map((j, i) => ({ i, ...columns(j) }));
+  const locked = options.lockRecords
+    ? Prisma.sql`, locked AS (SELECT id FROM "UsageRecord" WHERE id IN (SELECT r FROM p) FOR SHARE)`
+    : Prisma.empty;
+  const joinLocked = options.lockRecords ? Prisma.sql`JOIN locked ON locked.id = p.r` : Prisma.empty;
+  return db.$executeRaw`
+    WITH p AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p(r int, j int, v int, d text))
+    ${locked},
+    j AS (
+      SELECT x.i, x.class, x.tag, x.ambiguous, ARRAY(SELECT jsonb_array_elements_text(x.reasons)) AS reasons,
+             x."verdictBefore", x."verdictAfter", x.included, x.status, x.quantization
+        FROM jsonb_to_recordset(${JSON.stringify(judgements)}::jsonb) AS x(i int, class text, tag text, ambiguous boolean, reasons jsonb,
+             "verdictBefore" text, "verdictAfter" text, included boolean, status int, quantization text))
+    INSERT INTO "ProvenanceJudgement" ("recordId", "class", "tag", "ambiguous", "reasons", "viewId", "verdictBefore", "verdictAfter", "included", "status", "quantization", "judgedAt", "digest")
+    SELECT p.r, j.class, j.tag, j.ambiguous, j.reasons, p.v, j."verdictBefore", j."verdictAfter", j.included, j.status, j.quantization, ${computedAt}, p.d
+      FROM p JOIN j ON j.i = p.j ${joinLocked}
+    ON CONFLICT ("recordId") DO UPDATE SET class = EXCLUDED.class, tag = EXCLUDED.tag, ambiguous = EXCLUDED.ambiguous,
+           reasons = EXCLUDED.reasons, "viewId" = EXCLUDED."viewId", "verdictBefore" = EXCLUDED."verdictBefore",
+           "verdictAfter" = EXCLUDED."verdictAfter", included = EXCLUDED.included, status = EXCLUDED.status,
+           quantization = EXCLUDED.quantization, "judgedAt" = EXCLUDED."judgedAt", digest = EXCLUDED.digest`;
+}
+
+/** Every dataset a pass judged was computed then, whether or not a class changed. */
+async function markComputed(db: DbOrTx, datasets: ReadonlySet<string>, computedAt: Date): Promise<void> {
+  if (datasets.size === 0) return;
+  await db.$executeRaw`
+    INSERT INTO "ProvenanceComputed" (dataset, "computedAt")
+    SELECT x, ${computedAt} FROM jsonb_array_elements_text(${JSON.stringify([...datasets])}::jsonb) AS x
+    ON CONFLICT (dataset) DO UPDATE SET "computedAt" = GREATEST("ProvenanceComputed"."computedAt", EXCLUDED."computedAt")`;
+}
+
+/**
+ * A digest of the facts that change judgements after the fact (finished probe runs, saved views'
+ * revisions, known quantizations, the datasets' chosen views). An import judges its records with
+ * the facts as its transaction began; a fact that lands before it commits re-judges only what it
+ * can see, which leaves out the import's records. The import compares this before and after, and
+ * judges its records again when it moved. (Polls are left out: a poll taken during an import is
+ * later than the generations it holds, which the poll does not judge.)
+ */
+export async function factsStamp(db: DbOrTx): Promise<string> {
+  const [row] = await db.$queryRaw<Array<{ stamp: string }>>`
+    SELECT concat_ws('|',
+      (SELECT count(*) || ':' || COALESCE(max(id), 0) || ':' || COALESCE(max("finishedAt")::text, '') FROM "ProbeRun" WHERE status = 'done'),
+      (SELECT count(*) || ':' || COALESCE(max(id), 0) FROM "SavedViewRevision"),
+      (SELECT COALESCE(md5(string_agg("modelId" || '/' || tag || '=' || quantization, ',' ORDER BY "modelId", tag)), '') FROM "KnownQuantization"),
+      (SELECT COALESCE(md5(string_agg(dataset || '=' || "viewId", ',' ORDER BY dataset)), '') FROM "ProvenanceViewChoice")
+    ) AS stamp`;
+  return row.stamp;
+}
+
+/** A new record as its import inserted it (the import judges it in its own transaction: judgeNewRecords). */
+export interface NewRecord {
+  id: number;
+  provider: string | null;
+  tag: string | null;
+  modelId: string | null;
+  occurredAt: Date | null;
+  dataset: string | null;
+  /** It kept only its generation id: it awaits its lookup (a new GenerationLookup row, pending). */
+  awaitsLookup: boolean;
+}
+
+/**
+ * Judges the records an import is inserting, in the import's own transaction, as a re-judgement of
+ * the import would (the same view per record: the import's, else its dataset's choice; the same
+ * timelines and digests), without reading them back or locking them. `plan` is every record the
+ * file holds (a superset of those inserted): the views' timelines cover their times. Returns a
+ * function to call with each batch as it is inserted, and one to call once at the end, which says
+ * the facts' stamp the judgements were made with (factsStamp).
+ */
+export async function judgeNewRecords(
+  db: DbOrTx,
+  importViewId: number | null,
+  plan: ReadonlyArray<{ occurredAt: Date | null; dataset: string | null }>,
+  options: { graceMinutes?: number; now?: Date } = {},
+): Promise<{ batch(records: readonly NewRecord[]): Promise<number>; finish(): Promise<{ written: number; factsStamp: string }> }> {
+  const graceMinutes = options.graceMinutes ?? env.PROVENANCE_GRACE_MINUTES;
+  const computedAt = options.now ?? new Date();
+  const stamp = await factsStamp(db);
+  const choices = new Map<string, number>();
+  if (importViewId === null) {
+    for (const c of await db.provenanceViewChoice.findMany({ select: { dataset: true, viewId: true } })) choices.set(c.dataset, c.viewId);
+  }
+  const viewOf = (dataset: string | null): number | null => importViewId ?? choices.get(dataset ?? "") ?? null;
+  // The span of times under each view, as the re-judgement's query computes it from the records.
+  const span = new Map<number, { first: number | null; last: number | null }>();
+  for (const r of plan) {
+    const v = viewOf(r.dataset);
+    if (v === null) continue;
+    const s = span.get(v) ?? { first: null, last: null };
+    const t = r.occurredAt?.getTime();
+    if (t !== undefined) {
+      if (s.first === null || t < s.first) s.first = t;
+      if (s.last === null || t > s.last) s.last = t;
+    }
+    span.set(v, s);
+  }
+  const rows = await db.savedView.findMany({ where: { id: { in: [...span.keys()] } }, select: { id: true, slug: true, name: true, modelId: true } });
+  const spans: ViewSpan[] = rows.map((v) => {
+    const s = span.get(v.id);
+    return {
+      view_id: v.id,
+      slug: v.slug,
+      name: v.name,
+      model_id: v.modelId,
+      first: s?.first == null ? null : new Date(s.first),
+      last: s?.last == null ? null : new Date(s.last),
+    };
+  });
+  const judgeOf = spanJudge(await loadViews(db, spans, graceMinutes), graceMinutes);
+  const known = new Set(rows.map((v) => v.id));
+  const datasets = new Set<string>();
+  let written = 0;
+  return {
+    async batch(records) {
+      if (records.length === 0) return 0;
+      const writes = records.map((r): JudgementWrite => {
+        const chosen = viewOf(r.dataset);
+        // A view deleted since it was chosen judges as none (the re-judgement's join finds no view).
+        const viewId = chosen !== null && known.has(chosen) ? chosen : null;
+        const judgement = judgeOf({
+          provider: r.provider,
+          tag: r.tag,
+          modelId: r.modelId,
+          occurredAt: r.occurredAt,
+          viewKey: viewId,
+          lookup: r.awaitsLookup ? { state: "pending", attempts: 0, error: null } : undefined,
+        });
+        datasets.add(r.dataset ?? "");
+        return { recordId: r.id, judgement, viewId, digest: storedDigest(judgement, viewId) };
+      });
+      const n = await writeJudgements(db, writes, computedAt, { lockRecords: false });
+      written += n;
+      return n;
+    },
+    async finish() {
+      await markComputed(db, datasets, computedAt);
+      return { written, factsStamp: stamp };
+    },
+  };
 }
 
 /** A short hash of a judgement's stored columns (computed once per judgement object). */

@@ -6,6 +6,7 @@ import { runPollCycle } from "@/lib/poller/cycle";
 import { chooseDatasetView } from "@/lib/provenance/choices";
 import { lookupProgress, lookupRound } from "@/lib/provenance/lookup";
 import { provenanceSummary } from "@/lib/provenance/queries";
+import { rejudge } from "@/lib/provenance/rejudge";
 import { createView } from "@/lib/saved-views";
 import { importUsage } from "@/lib/usage/import";
 import { DEFAULT_PLAN } from "@/lib/view-state/budget";
@@ -96,6 +97,8 @@ describe.each(engines)("generation lookups on the $name engine", (engine) => {
     expect(summary.totals.find((t) => t.class === "awaiting")?.samples).toBe(served.length + 1);
     expect(summary.totals.find((t) => t.class === "trusted")?.samples).toBe(0);
     expect(await lookupProgress(opened.db)).toMatchObject({ pending: served.length + 1, found: 0, notFound: 0, failed: 0 });
+    // The import judged its records as it inserted them, exactly as a pass over them does: a pass now writes nothing.
+    expect(await rejudge(opened.db, { dataset: "B7" })).toMatchObject({ judged: served.length + 1, written: 0 });
     // A second import of the same lines adds nothing to look up.
     expect(await importUsage(opened.db, "ids-only.jsonl", body)).toMatchObject({ accepted: 0, awaitingLookup: 0 });
   });

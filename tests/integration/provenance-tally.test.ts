@@ -64,7 +64,7 @@ describe.each(engines)("the provenance page's totals kept on the $name engine", 
     await Promise.all([opened?.close(), replica?.close()]);
   });
 
-  it("an import counts its records as not judged, its pass moves them to their classes, and the page reads the same", async () => {
+  it("an import judges its records as it stores them (none is left not judged), and the page reads the same", async () => {
     const result = await importUsage(opened.db, "first.jsonl", lines("first", 300, from));
     expect(result).toMatchObject({ accepted: 300, rejected: 0 });
     const counted = await same();
@@ -217,6 +217,39 @@ describe.each(engines)("the provenance page's totals kept on the $name engine", 
       // ... so the judgement's move is counted where the record is now: no group lost or gained one.
       await same();
       await rejudge(opened.db, { recordIds: [id] });
+      await same();
+    }, 60_000);
+
+    it("a view chosen for a dataset while an import of it waits to store its records: the import judges them again under it", async () => {
+      const slug = (await createView(opened.db, { name: "Chosen mid-import", modelId: KIMI, query: "xp=novita" })).slug;
+      const view = await opened.db.savedView.findUniqueOrThrow({ where: { slug } });
+      const body = Array.from({ length: 20 }, (_, i) =>
+        JSON.stringify({ id: `gen-mid-${i}`, provider: "Chutes", model: KIMI, dataset: "B8", input_tokens: 10, output_tokens: 20, cost: "0.0001", occurred_at: new Date(from.getTime() + i * 60_000).toISOString() }),
+      ).join("\n");
+      let imported: ReturnType<typeof importUsage> | undefined;
+      // Another transaction holds the records' table against inserts: the import has read the facts
+      // (no view for B8) and waits to insert; the view is chosen meanwhile, and its own pass cannot
+      // see the import's records. Then the table is let go.
+      await opened.db.$transaction(
+        async (tx) => {
+          await tx.$executeRawUnsafe(`LOCK TABLE "UsageRecord" IN SHARE MODE`);
+          imported = importUsage(opened.db, "mid.jsonl", body);
+          for (let waited = 0; ; waited += 20) {
+            const [{ n }] = await opened.db.$queryRaw<Array<{ n: number }>>`
+              SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+            if (n > 0) break;
+            if (waited > 30_000) throw new Error("the import never waited for the table");
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          expect(await chooseDatasetView(opened.db, { dataset: "B8", view: slug })).toEqual({ ok: true });
+        },
+        { timeout: 60_000 },
+      );
+      expect(await (imported as ReturnType<typeof importUsage>)).toMatchObject({ accepted: 20 });
+      const judged = await opened.db.provenanceJudgement.findMany({ where: { record: { dataset: "B8" } } });
+      expect(judged).toHaveLength(20);
+      expect(new Set(judged.map((j) => j.viewId))).toEqual(new Set([view.id]));
+      expect(await rejudge(opened.db, { dataset: "B8" })).toMatchObject({ judged: 20, written: 0 });
       await same();
     }, 60_000);
   }

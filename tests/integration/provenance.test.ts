@@ -126,6 +126,8 @@ describe.each(engines)("provenance of a pipeline's generations on the $name engi
     const result = await importUsage(opened.db, "day-1.jsonl", first.map((g) => g.line).join("\n"));
     expect(result).toMatchObject({ accepted: first.length, rejected: 0 });
     await check(first);
+    // The import judged its records as it inserted them, exactly as a pass over them does: a pass now writes nothing.
+    expect(await rejudge(opened.db, { dataset: "B5" })).toMatchObject({ judged: first.length, written: 0 });
   });
 
   it("a later verdict differs: the generations it touches turn suspect, the rest stay", async () => {
