@@ -70,6 +70,17 @@ function firstBadField(f: Fields): string | null {
 
 const FIELD = "mt-1 block w-28 rounded-md border border-slate-300 px-2 py-1";
 
+/** The form's inputs in order, each with its visible label. */
+const INPUTS: ReadonlyArray<{ name: keyof Fields; label: string; inputMode: "decimal" | "numeric" }> = [
+  { name: "deltaNats", label: "Margin Δ (nats/token)", inputMode: "decimal" },
+  { name: "temperature", label: "Temperature", inputMode: "decimal" },
+  { name: "top_p", label: "top_p", inputMode: "decimal" },
+  { name: "top_k", label: "top_k (blank: none)", inputMode: "numeric" },
+  { name: "min_p", label: "min_p (blank: none)", inputMode: "decimal" },
+  { name: "presence_penalty", label: "presence_penalty", inputMode: "decimal" },
+  { name: "frequency_penalty", label: "frequency_penalty", inputMode: "decimal" },
+];
+
 /**
  * `latestUpperBounds`: the upper ends of the KL intervals of the latest finished run. An endpoint
  * is certified only when its upper end is below Δ, so a margin below all of them is one that a run
@@ -125,34 +136,12 @@ export function ProbeMargin({ basePath, latestUpperBounds = [] }: { basePath: st
       </p>
       {fields && (
         <div className="flex flex-wrap items-end gap-4">
-          <label>
-            <span className="text-slate-700">Margin Δ (nats/token)</span>
-            <input name="deltaNats" value={fields.deltaNats} onChange={set("deltaNats")} inputMode="decimal" className={FIELD} />
-          </label>
-          <label>
-            <span className="text-slate-700">Temperature</span>
-            <input name="temperature" value={fields.temperature} onChange={set("temperature")} inputMode="decimal" className={FIELD} />
-          </label>
-          <label>
-            <span className="text-slate-700">top_p</span>
-            <input name="top_p" value={fields.top_p} onChange={set("top_p")} inputMode="decimal" className={FIELD} />
-          </label>
-          <label>
-            <span className="text-slate-700">top_k (blank: none)</span>
-            <input name="top_k" value={fields.top_k} onChange={set("top_k")} inputMode="numeric" className={FIELD} />
-          </label>
-          <label>
-            <span className="text-slate-700">min_p (blank: none)</span>
-            <input name="min_p" value={fields.min_p} onChange={set("min_p")} inputMode="decimal" className={FIELD} />
-          </label>
-          <label>
-            <span className="text-slate-700">presence_penalty</span>
-            <input name="presence_penalty" value={fields.presence_penalty} onChange={set("presence_penalty")} inputMode="decimal" className={FIELD} />
-          </label>
-          <label>
-            <span className="text-slate-700">frequency_penalty</span>
-            <input name="frequency_penalty" value={fields.frequency_penalty} onChange={set("frequency_penalty")} inputMode="decimal" className={FIELD} />
-          </label>
+          {INPUTS.map((input) => (
+            <label key={input.name}>
+              <span className="text-slate-700">{input.label}</span>
+              <input name={input.name} value={fields[input.name]} onChange={set(input.name)} inputMode={input.inputMode} className={FIELD} />
+            </label>
+          ))}
           <button type="submit" disabled={!dirty || save.isPending} className="rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-50 disabled:opacity-50">
             Save margin and sampler
           </button>

@@ -185,6 +185,17 @@ describe.each(engines)("the provenance page's totals kept on the $name engine", 
 
   // Two connections racing: the embedded engine has one, so the server's pass alone runs this.
   if (engine.name === "postgres") {
+    /** Resolves once a session of this database waits for a lock (polled every 20 ms, up to 30 s). */
+    const someoneWaitsForALock = async (otherwise: string) => {
+      for (let waited = 0; ; waited += 20) {
+        const [{ n }] = await opened.db.$queryRaw<Array<{ n: number }>>`
+          SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+        if (n > 0) return;
+        if (waited > 30_000) throw new Error(otherwise);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+
     it("a pass that judges a record while a lookup's change of it is still uncommitted waits for it, and the totals stay exact", async () => {
       // A Chutes record the view includes (unverified), whose provider then became Novita (which the
       // view excludes) without a pass yet: the next pass will move it from unverified to excluded.
@@ -200,13 +211,7 @@ describe.each(engines)("the provenance page's totals kept on the $name engine", 
         await tx.$executeRaw`UPDATE "UsageRecord" SET provider = 'Parasail', "outputTokens" = "outputTokens" + 5 WHERE id = ${id}`;
         pass = rejudge(opened.db, { recordIds: [id] }).then((r) => ({ written: r.written, at: Date.now() }));
         // Commit only once the pass waits on the record's lock (it has read the record as Novita).
-        for (let waited = 0; ; waited += 20) {
-          const [{ n }] = await opened.db.$queryRaw<Array<{ n: number }>>`
-            SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-          if (n > 0) break;
-          if (waited > 30_000) throw new Error("the pass never waited for the record's lock");
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        await someoneWaitsForALock("the pass never waited for the record's lock");
         committedAt = Date.now();
       });
       const done = await (pass as Promise<{ written: number; at: number }>);
@@ -234,13 +239,7 @@ describe.each(engines)("the provenance page's totals kept on the $name engine", 
         async (tx) => {
           await tx.$executeRawUnsafe(`LOCK TABLE "UsageRecord" IN SHARE MODE`);
           imported = importUsage(opened.db, "mid.jsonl", body);
-          for (let waited = 0; ; waited += 20) {
-            const [{ n }] = await opened.db.$queryRaw<Array<{ n: number }>>`
-              SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-            if (n > 0) break;
-            if (waited > 30_000) throw new Error("the import never waited for the table");
-            await new Promise((resolve) => setTimeout(resolve, 20));
-          }
+          await someoneWaitsForALock("the import never waited for the table");
           expect(await chooseDatasetView(opened.db, { dataset: "B8", view: slug })).toEqual({ ok: true });
         },
         { timeout: 60_000 },
