@@ -123,7 +123,7 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
   return { judged, written, byClass, computedAt: computedAt.toISOString(), ms: Date.now() - started };
 }
 
-export interface ViewSpan {
+interface ViewSpan {
   view_id: number;
   slug: string;
   name: string;
@@ -147,7 +147,7 @@ async function loadViews(db: DbOrTx, spans: readonly ViewSpan[], graceMinutes: n
   return views;
 }
 
-export interface JudgementWrite {
+interface JudgementWrite {
   recordId: number;
   judgement: Judgement;
   viewId: number | null;

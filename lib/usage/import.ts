@@ -46,7 +46,8 @@ export async function importUsage(db: Db, filename: string, body: string, option
       // One statement per batch, the rows passed as one JSON parameter: Prisma's createMany sent
       // them as bound parameters and managed about 700 records/s; this keeps exact decimals (the
       // cost travels as text) and ON CONFLICT DO NOTHING still drops what was imported before.
-      const batch = parsed.records.slice(i, i + BATCH).map((r) => ({
+      const slice = parsed.records.slice(i, i + BATCH);
+      const batch = slice.map((r) => ({
         k: r.dedupeKey,
         p: r.provider,
         m: r.modelId,
@@ -66,26 +67,32 @@ export async function importUsage(db: Db, filename: string, body: string, option
           RETURNING id, "dedupeKey")
         SELECT id, "dedupeKey" AS k FROM added`;
       accepted += inserted.length;
-      // The id-only records this import added (not those already imported) join the lookup queue.
-      const lookups = parsed.records
-        .slice(i, i + BATCH)
-        .filter((r) => r.lookup)
-        .map((r) => ({ k: r.dedupeKey, g: r.lookup?.generationId, m: r.lookup?.missing ?? [] }));
+      // The records this batch added (not those imported before), each with its new id.
+      const byKey = new Map(slice.map((r) => [r.dedupeKey, r]));
+      const added = inserted.map(({ id, k }) => {
+        const record = byKey.get(k);
+        if (!record) throw new Error(`import: inserted record ${k} is not in its batch`);
+        return { id, record };
+      });
+      // The id-only ones join the lookup queue.
+      const lookups = added.flatMap(({ id, record }) => (record.lookup ? [{ r: id, g: record.lookup.generationId, m: record.lookup.missing }] : []));
       if (lookups.length > 0) {
         awaitingLookup += await tx.$executeRaw`
           INSERT INTO "GenerationLookup" ("recordId", "generationId", "missing")
-          SELECT r.id, x.g, ARRAY(SELECT jsonb_array_elements_text(x.m))
-            FROM jsonb_to_recordset(${JSON.stringify(lookups)}::jsonb) AS x(k text, g text, m jsonb)
-            JOIN "UsageRecord" r ON r."dedupeKey" = x.k AND r."importId" = ${created.id}
+          SELECT x.r, x.g, ARRAY(SELECT jsonb_array_elements_text(x.m))
+            FROM jsonb_to_recordset(${JSON.stringify(lookups)}::jsonb) AS x(r int, g text, m jsonb)
           ON CONFLICT ("recordId") DO NOTHING`;
       }
-      const byKey = new Map(parsed.records.slice(i, i + BATCH).map((r) => [r.dedupeKey, r]));
       await judging.batch(
-        inserted.map(({ id, k }) => {
-          const r = byKey.get(k);
-          if (!r) throw new Error(`import: inserted record ${k} is not in its batch`);
-          return { id, provider: r.provider, tag: r.tag, modelId: r.modelId, occurredAt: r.occurredAt, dataset: r.dataset, awaitsLookup: r.lookup !== undefined };
-        }),
+        added.map(({ id, record: r }) => ({
+          id,
+          provider: r.provider,
+          tag: r.tag,
+          modelId: r.modelId,
+          occurredAt: r.occurredAt,
+          dataset: r.dataset,
+          awaitsLookup: r.lookup !== undefined,
+        })),
       );
     }
     const judged = await judging.finish();
