@@ -80,8 +80,9 @@ export async function reconcile(db: Db, pipelineKeyHash: string | null, now = ne
     WITH days AS (
       SELECT generate_series(${from}::date, ${today}::date, interval '1 day')::date AS day
     ), imp AS (
-      SELECT ("occurredAt" AT TIME ZONE 'UTC')::date AS day, sum("costUsd") AS usd, count(*)::int AS n
-        FROM "UsageRecord" WHERE "occurredAt" >= ${from} GROUP BY 1
+      -- The imported records' dollars per UTC day, as the database keeps them (lib/provenance/tally.ts).
+      SELECT day, sum("costUsd") AS usd, sum(samples)::int AS n
+        FROM "ProvenanceTally" WHERE day >= (${from}::timestamptz AT TIME ZONE 'UTC')::date GROUP BY 1 HAVING sum(samples) <> 0
     ), act AS (
       SELECT date AS day, sum("usageUsd") AS usd, bool_or("fetchedAt" < date + interval '1 day') AS incomplete
         FROM "ActivityDay" WHERE date >= ${from}::date GROUP BY 1

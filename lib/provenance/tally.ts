@@ -4,9 +4,10 @@ import type { Db } from "../db/engines";
 import type { ProvenanceClass } from "./judge";
 
 // The provenance page's totals as PostgreSQL keeps them while records and judgements are written
-// (the triggers of migration 20261204081411_provenance_tally append signed deltas to
-// "ProvenanceTally"). Reading them costs a few thousand rows however many records are stored; this
-// module reads them and folds the deltas, so the table stays one row a group between writes.
+// (the triggers of migrations 20261204081411_provenance_tally and 20261207020000_usage_tally_model
+// append signed deltas to "ProvenanceTally"; the spend page's usage totals read them too). Reading
+// them costs a few thousand rows however many records are stored; this module reads them and folds
+// the deltas, so the table stays one row a group between writes.
 
 /** Totals of the groups that share a class and one more key: a dataset, a provider or a day. */
 export interface TallySum {
@@ -72,13 +73,13 @@ export async function compactProvenanceTally(db: Db): Promise<number> {
   const [{ folded }] = await db.$queryRaw<Array<{ folded: number }>>`
     WITH gone AS (
       DELETE FROM "ProvenanceTally"
-       WHERE id IN (SELECT unnest(array_agg(id)) FROM "ProvenanceTally" GROUP BY dataset, class, provider, day HAVING count(*) > 1)
+       WHERE id IN (SELECT unnest(array_agg(id)) FROM "ProvenanceTally" GROUP BY dataset, class, provider, "modelId", day HAVING count(*) > 1)
       RETURNING *),
     sums AS (
-      INSERT INTO "ProvenanceTally" (dataset, class, provider, day, samples, "inputTokens", "outputTokens", "costUsd")
-      SELECT dataset, class, provider, day, sum(samples), sum("inputTokens"), sum("outputTokens"), sum("costUsd")
+      INSERT INTO "ProvenanceTally" (dataset, class, provider, "modelId", day, samples, "inputTokens", "outputTokens", "costUsd")
+      SELECT dataset, class, provider, "modelId", day, sum(samples), sum("inputTokens"), sum("outputTokens"), sum("costUsd")
         FROM gone
-       GROUP BY dataset, class, provider, day
+       GROUP BY dataset, class, provider, "modelId", day
       HAVING sum(samples) <> 0 OR sum("inputTokens") <> 0 OR sum("outputTokens") <> 0 OR sum("costUsd") <> 0)
     SELECT count(*)::int AS folded FROM gone`;
   if (folded > 0) await db.$executeRawUnsafe(`VACUUM "ProvenanceTally"`);

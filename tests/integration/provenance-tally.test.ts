@@ -13,7 +13,9 @@ import { createOpenRouterClient } from "@/lib/openrouter/client";
 import { runPollCycle } from "@/lib/poller/cycle";
 import { startReplica, type Replica } from "@/replica/server";
 import { engines } from "../helpers/db";
-import { countedFromRecords, keptByTally } from "../helpers/tally-judge";
+import { reconcile } from "@/lib/activity/reconcile";
+import { usageByDataset, usageByProvider, usageTotals } from "@/lib/usage/queries";
+import { countedFromRecords, keptByTally, usageCountedFromRecords, usageLine } from "../helpers/tally-judge";
 
 // The provenance page reads totals PostgreSQL keeps as records and judgements are written (issue
 // 21: a first render that does not scan the records). After every kind of write a pipeline's data
@@ -50,7 +52,27 @@ describe.each(engines)("the provenance page's totals kept on the $name engine", 
   const same = async () => {
     const counted = await countedFromRecords(opened.db);
     expect(await keptByTally(opened.db)).toEqual(counted);
+    await spendPageSame();
     return counted;
+  };
+  // The spend page's usage tables and the reconciliation's imported dollars read the same tally:
+  // they must equal sums over the records at every step too (all of these records fall in the
+  // reconciliation's window of 60 days before a day 10 days after `from`).
+  const spendPageSame = async () => {
+    const now = new Date(from.getTime() + 10 * 86_400_000);
+    const windowStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - 60 * 86_400_000);
+    const expected = await usageCountedFromRecords(opened.db, windowStart);
+    const [providers, datasets, totals, days] = await Promise.all([
+      usageByProvider(opened.db),
+      usageByDataset(opened.db, DEFAULT_PLAN),
+      usageTotals(opened.db),
+      reconcile(opened.db, null, now, 60),
+    ]);
+    expect(providers.map((p) => usageLine([p.provider ?? "(no provider)", p.modelId ?? "(no model)", p.requests, p.inputTokens, p.outputTokens, p.costUsd])).sort()).toEqual(expected.providers);
+    const named = datasets.filter((d) => d.requests > 0).map((d) => usageLine([d.dataset === "(no dataset)" ? "(none)" : d.dataset, d.requests, d.inputTokens, d.outputTokens, d.costUsd]));
+    expect(named.sort()).toEqual(expected.datasets);
+    expect(usageLine([totals.records, totals.costUsd])).toEqual(expected.total);
+    expect(days.filter((d) => d.importedUsd !== null).map((d) => usageLine([d.date, d.importedRecords, d.importedUsd])).sort()).toEqual(expected.days);
   };
   const rows = async () => Number((await opened.db.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM "ProvenanceTally"`)[0].n);
 
@@ -125,9 +147,9 @@ describe.each(engines)("the provenance page's totals kept on the $name engine", 
     expect(after).not.toEqual(before);
   });
 
-  it("a lookup's answer fills a record's provider, tokens, cost and time: it moves groups", async () => {
+  it("a lookup's answer fills a record's provider, model, tokens, cost and time: it moves groups", async () => {
     const changed = await opened.db.$executeRaw`
-      UPDATE "UsageRecord" SET provider = 'Novita', "inputTokens" = 321, "outputTokens" = 4321, "costUsd" = 0.00123456, "occurredAt" = '2026-11-30T08:00:00Z'
+      UPDATE "UsageRecord" SET provider = 'Novita', "modelId" = ${KIMI}, "inputTokens" = 321, "outputTokens" = 4321, "costUsd" = 0.00123456, "occurredAt" = '2026-11-30T08:00:00Z'
        WHERE provider IS NULL AND id % 2 = 0`;
     expect(changed).toBeGreaterThan(5);
     await same();
