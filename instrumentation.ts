@@ -20,4 +20,6 @@ export async function register() {
   if (startAlertSender()) console.log("[routeboard] alert sender started");
   const { startGenerationLookup } = await import("./lib/jobs/generation-lookup");
   if (startGenerationLookup()) console.log("[routeboard] generation lookup started");
+  const { startProvenanceRejudge } = await import("./lib/jobs/provenance-rejudge");
+  if (startProvenanceRejudge()) console.log("[routeboard] provenance re-judgement started");
 }

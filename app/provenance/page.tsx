@@ -5,11 +5,13 @@ import { DatasetViewForm } from "@/components/provenance/dataset-view-form";
 import { ProvenanceTables } from "@/components/provenance/provenance-tables";
 import { ProvenanceChart } from "@/components/provenance/provenance-chart";
 import { LookupProgressPanel } from "@/components/provenance/lookup-progress";
+import { RejudgeProgressPanel } from "@/components/provenance/rejudge-progress";
 import { getDb } from "@/lib/database";
 import { env } from "@/lib/env";
 import { formatUtc } from "@/lib/format";
 import { listDatasetViews } from "@/lib/provenance/choices";
 import { lookupProgress } from "@/lib/provenance/lookup";
+import { rejudgeRequests } from "@/lib/provenance/rejudge-requests";
 import { listDatasets, provenanceSummary } from "@/lib/provenance/queries";
 import { showsDemoData } from "@/lib/queries/demo";
 import { DEFAULT_PLAN } from "@/lib/view-state/budget";
@@ -26,12 +28,13 @@ export default async function ProvenancePage({ searchParams }: Props) {
   const db = await getDb();
   const datasets = await listDatasets(db);
   const { dataset, unknown } = readProvenanceDataset((await searchParams).dataset, datasets);
-  const [summary, choices, views, demo, lookups] = await Promise.all([
+  const [summary, choices, views, demo, lookups, rejudging] = await Promise.all([
     provenanceSummary(db, dataset, DEFAULT_PLAN),
     listDatasetViews(db),
     db.savedView.findMany({ orderBy: { name: "asc" }, select: { slug: true, name: true, modelId: true } }),
     showsDemoData(),
     lookupProgress(db),
+    rejudgeRequests(db),
   ]);
   const param = (d: string) => (d === "" ? NO_DATASET : d);
   const exportQuery = dataset === null ? "" : `&dataset=${encodeURIComponent(param(dataset))}`;
@@ -71,6 +74,8 @@ export default async function ProvenancePage({ searchParams }: Props) {
           No imported records of dataset “{unknown}”; showing all datasets.
         </p>
       )}
+
+      <RejudgeProgressPanel requests={rejudging} formatTime={formatUtc} />
 
       {total === 0 && summary.unjudged === 0 ? (
         <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">

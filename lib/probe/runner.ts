@@ -14,6 +14,7 @@ import { computeResults, decidedByLook, type AnswerRow, type RunFacts } from "./
 import { designOfRun, skipAfterLook, waveOf } from "./sequential";
 import { DEFAULT_DELTA_NATS, samplerOfRun } from "./settings";
 import { provenanceFactsChanged } from "../provenance/hooks";
+import { requestRejudge } from "../provenance/rejudge-requests";
 
 // Runs a probe outside any HTTP request. The run row is the job: claimRun() takes a queued run,
 // or a running one whose worker died (its lease expired), with an atomic UPDATE; processRun()
@@ -425,6 +426,9 @@ export async function finishRun(db: Db, runId: number, status: "done" | "cancell
     await tx.probeActiveRun.deleteMany({ where: { runId } });
     // A finished run's results are published to their reactions (the change log, the views' alerts).
     if (status === "done") await publishWritten(tx, { kind: "probe-result", modelId: run.modelId, runId, observedAt: new Date() });
+    // Its verdicts change provenance classes: the re-judgement is asked for with them (a process
+    // that dies before running it below leaves the request for the re-judgement job).
+    if (status === "done") await requestRejudge(tx, { modelId: run.modelId }, `probe run ${runId}`);
   }, { timeout: 60_000, maxWait: 30_000 });
   if (status === "done") await provenanceFactsChanged(db, run.modelId, `probe run ${runId}`);
   return status;

@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import type { Db } from "../db/engines";
 import { SLUG } from "../saved-views";
-import { rejudge } from "./rejudge";
+import { rejudgeNow } from "./hooks";
+import { requestRejudge } from "./rejudge-requests";
 
 // Which saved view each dataset's pipeline ran under. An import may name its own view instead
 // (POST /api/usage?view=slug), which wins over the dataset's.
@@ -25,21 +26,24 @@ export async function listDatasetViews(db: Db): Promise<DatasetViewChoice[]> {
   return rows.map((r) => ({ dataset: r.dataset, view: { slug: r.view.slug, name: r.view.name, modelId: r.view.modelId }, chosenAt: r.chosenAt.toISOString() }));
 }
 
-/** Sets (or clears) a dataset's view and judges its generations again. Null when the view does not exist. */
+/** Sets (or clears) a dataset's view and judges its generations again (lib/provenance/hooks.ts). */
 export async function chooseDatasetView(db: Db, raw: z.input<typeof datasetViewInput>): Promise<{ ok: true } | { ok: false; field: string; message: string }> {
   const input = datasetViewInput.parse(raw);
-  if (input.view === null) {
+  const view = input.view === null ? null : await db.savedView.findUnique({ where: { slug: input.view } });
+  if (input.view !== null && !view) return { ok: false, field: "view", message: `no saved view ${input.view}` };
+  const reason = view === null ? "its view was cleared" : `view ${view.slug} was chosen`;
+  // Asked before the change, so a process that dies after it leaves the request for the job.
+  await requestRejudge(db, { dataset: input.dataset }, reason);
+  if (view === null) {
     await db.provenanceViewChoice.deleteMany({ where: { dataset: input.dataset } });
   } else {
-    const view = await db.savedView.findUnique({ where: { slug: input.view } });
-    if (!view) return { ok: false, field: "view", message: `no saved view ${input.view}` };
     await db.provenanceViewChoice.upsert({
       where: { dataset: input.dataset },
       create: { dataset: input.dataset, viewId: view.id },
       update: { viewId: view.id, chosenAt: new Date() },
     });
   }
-  await rejudge(db, { dataset: input.dataset });
+  await rejudgeNow(db, { dataset: input.dataset }, reason);
   return { ok: true };
 }
 

@@ -1,17 +1,25 @@
 import "server-only";
 import type { Db } from "../db/engines";
-import { rejudge } from "./rejudge";
+import { requestRejudge, runRejudgeRequest, type RejudgeRequestScope } from "./rejudge-requests";
 
 /**
- * A fact provenance judges by has changed for a model (a probe's verdicts landed, a known
- * quantization was recorded, corrected or removed): the generations judged under that model's
- * views are judged again. Never fails the write that called it: an error is logged, and the
- * classes keep their last computed time, which the provenance page shows.
+ * Something provenance judges by has changed: the generations it touches are judged again now,
+ * through a durable request (lib/provenance/rejudge-requests.ts), so a process that dies mid-pass
+ * leaves the request for the re-judgement job. A writer that can ask before (or in the same
+ * transaction as) its change does so too (`requestRejudge`), which closes the gap between the
+ * change and this call. Never fails the write that called it: an error is logged and recorded on
+ * the request, which the job tries again; the page shows it.
  */
-export async function provenanceFactsChanged(db: Db, modelId: string, why: string): Promise<void> {
+export async function rejudgeNow(db: Db, scope: RejudgeRequestScope, why: string): Promise<void> {
   try {
-    await rejudge(db, { modelId });
+    await requestRejudge(db, scope, why);
+    await runRejudgeRequest(db, scope);
   } catch (err) {
-    console.error(`[provenance] re-judging ${modelId} after ${why} failed:`, (err as Error).message);
+    console.error(`[provenance] re-judging ${"modelId" in scope ? scope.modelId : `dataset ${scope.dataset}`} after ${why} failed:`, (err as Error).message);
   }
+}
+
+/** A fact of a model changed (a probe's verdicts landed, a known quantization was recorded, corrected or removed). */
+export async function provenanceFactsChanged(db: Db, modelId: string, why: string): Promise<void> {
+  await rejudgeNow(db, { modelId }, why);
 }

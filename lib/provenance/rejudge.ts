@@ -55,19 +55,29 @@ function where(scope: RejudgeScope): Prisma.Sql {
   return parts.length ? Prisma.sql`AND ${Prisma.join(parts, " AND ")}` : Prisma.empty;
 }
 
-export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { graceMinutes?: number; now?: Date } = {}): Promise<RejudgeResult> {
+export interface RejudgeOptions {
+  graceMinutes?: number;
+  now?: Date;
+  /** Called after each batch with the records judged so far and how many the scope holds. */
+  onProgress?: (judged: number, total: number) => Promise<void>;
+}
+
+export async function rejudge(db: Db, scope: RejudgeScope = {}, options: RejudgeOptions = {}): Promise<RejudgeResult> {
   const started = Date.now();
   const graceMinutes = options.graceMinutes ?? env.PROVENANCE_GRACE_MINUTES;
   const computedAt = options.now ?? new Date();
   const filter = where(scope);
 
-  // One timeline per view in use, over the span of its records (and the grace before).
-  const spans = await db.$queryRaw<ViewSpan[]>`
-    SELECT v.id AS view_id, v.slug, v.name, v."modelId" AS model_id, min(r."occurredAt") AS first, max(r."occurredAt") AS last
+  // One timeline per view in use, over the span of its records (and the grace before); the counts
+  // (with the records under no view) say how many the pass will judge.
+  const groups = await db.$queryRaw<Array<ViewSpan | (Omit<ViewSpan, "view_id"> & { view_id: null })>>`
+    SELECT v.id AS view_id, v.slug, v.name, v."modelId" AS model_id, min(r."occurredAt") AS first, max(r."occurredAt") AS last, count(*)::int AS records
       ${FROM}
-      JOIN "SavedView" v ON v.id = ${VIEW_OF}
+      LEFT JOIN "SavedView" v ON v.id = ${VIEW_OF}
      WHERE true ${filter}
      GROUP BY v.id, v.slug, v.name, v."modelId"`;
+  const spans = groups.filter((g): g is ViewSpan => g.view_id !== null);
+  const total = groups.reduce((n, g) => n + g.records, 0);
 
   const byClass: Record<string, number> = { trusted: 0, unverified: 0, suspect: 0, excluded: 0, awaiting: 0 };
   const judgeOf = spanJudge(await loadViews(db, spans, graceMinutes), graceMinutes);
@@ -112,10 +122,12 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: { grace
     }
     judged += batch.length;
     last = batch[batch.length - 1].id;
-    if (pairs.length === 0) continue;
-    // The tally's triggers add a few rows a batch; folding them now and then keeps the page's read short.
-    if (++writes % COMPACT_EVERY === 0) await compactProvenanceTally(db);
-    written += await writeJudgements(db, pairs, computedAt, { lockRecords: true });
+    if (pairs.length > 0) {
+      // The tally's triggers add a few rows a batch; folding them now and then keeps the page's read short.
+      if (++writes % COMPACT_EVERY === 0) await compactProvenanceTally(db);
+      written += await writeJudgements(db, pairs, computedAt, { lockRecords: true });
+    }
+    await options.onProgress?.(judged, total);
   }
   await markComputed(db, datasets, computedAt);
   if (written > 0) await compactProvenanceTally(db);
@@ -130,12 +142,14 @@ interface ViewSpan {
   model_id: string;
   first: Date | null;
   last: Date | null;
+  /** The records under the view (in the pass's scope). */
+  records: number;
 }
 
 type Views = Map<number, { view: NonNullable<GenerationFacts["view"]>; timeline: Timeline | null }>;
 
 /** Each view's timeline over the span of the records judged under it (and the grace before). */
-async function loadViews(db: DbOrTx, spans: readonly ViewSpan[], graceMinutes: number): Promise<Views> {
+async function loadViews(db: DbOrTx, spans: ReadonlyArray<Omit<ViewSpan, "records">>, graceMinutes: number): Promise<Views> {
   const views: Views = new Map();
   for (const s of spans) {
     const timeline =
@@ -273,7 +287,7 @@ export async function judgeNewRecords(
     span.set(v, s);
   }
   const rows = await db.savedView.findMany({ where: { id: { in: [...span.keys()] } }, select: { id: true, slug: true, name: true, modelId: true } });
-  const spans: ViewSpan[] = rows.map((v) => {
+  const spans = rows.map((v): Omit<ViewSpan, "records"> => {
     const s = span.get(v.id);
     return {
       view_id: v.id,

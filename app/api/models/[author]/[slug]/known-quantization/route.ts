@@ -9,6 +9,7 @@ import {
   setKnownQuantization,
 } from "@/lib/known-quantization";
 import { provenanceFactsChanged } from "@/lib/provenance/hooks";
+import { requestRejudge } from "@/lib/provenance/rejudge-requests";
 import { findWatchedModel } from "@/lib/queries/models";
 
 export const dynamic = "force-dynamic";
@@ -34,6 +35,9 @@ export const PUT = guarded(async (request: Request, context: Context) => {
   if (!body.ok) return body.response;
   const model = await watchedModel(context);
   if (model.error) return model.error;
+  // Asked before the change (and again after it, by provenanceFactsChanged): a process that dies
+  // between the two leaves the request for the re-judgement job.
+  await requestRejudge(model.db, { modelId: model.modelId }, "a known quantization was recorded");
   await setKnownQuantization(model.db, model.modelId, body.data);
   await provenanceFactsChanged(model.db, model.modelId, "a known quantization was recorded");
   return NextResponse.json({ known: await listKnownQuantizations(model.db, model.modelId) });
@@ -50,6 +54,7 @@ export const DELETE = guarded(async (request: Request, context: Context) => {
   const model = await watchedModel(context);
   if (model.error) return model.error;
   const { tag } = body.data;
+  await requestRejudge(model.db, { modelId: model.modelId }, "a known quantization was removed");
   const deleted = await deleteKnownQuantization(model.db, model.modelId, tag);
   if (deleted) await provenanceFactsChanged(model.db, model.modelId, "a known quantization was removed");
   return deleted ? NextResponse.json({ deleted: tag }) : jsonError(404, `Nothing recorded for ${tag}`);
