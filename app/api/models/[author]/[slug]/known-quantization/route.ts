@@ -54,6 +54,8 @@ export const DELETE = guarded(async (request: Request, context: Context) => {
   const model = await watchedModel(context);
   if (model.error) return model.error;
   const { tag } = body.data;
+  const recorded = await model.db.knownQuantization.findUnique({ where: { modelId_tag: { modelId: model.modelId, tag } }, select: { id: true } });
+  if (!recorded) return jsonError(404, `Nothing recorded for ${tag}`);
   await requestRejudge(model.db, { modelId: model.modelId }, "a known quantization was removed");
   const deleted = await deleteKnownQuantization(model.db, model.modelId, tag);
   if (deleted) await provenanceFactsChanged(model.db, model.modelId, "a known quantization was removed");
