@@ -3,6 +3,7 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { normaliseModelId } from "./openrouter/client";
 import { clearMemo } from "./queries/memo";
+import { EMBEDDED_DB_IN_USE } from "./db/embedded-lock";
 
 // Small helpers that keep route handlers to: validate → authorise → one domain call → JSON.
 
@@ -149,7 +150,7 @@ const UNREACHABLE = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection terminat
 export function isDatabaseUnreachable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as Error & { code?: unknown }).code;
-  if (code === "P1001" || code === "P1017" || code === "ECONNREFUSED" || code === "EMBEDDED_DB_IN_USE") return true;
+  if (code === "P1001" || code === "P1017" || code === "ECONNREFUSED" || code === EMBEDDED_DB_IN_USE) return true;
   const cause = (err as Error & { cause?: unknown }).cause;
   return UNREACHABLE.test(err.message) || (cause instanceof Error && UNREACHABLE.test(cause.message));
 }

@@ -12,8 +12,11 @@ import lockfile from "proper-lockfile";
 export const LOCK_FILE = "routeboard.lock";
 export const LOCK_STALE_MS = 10_000;
 
+/** The code of EmbeddedDatabaseInUse: tell it by this, not instanceof (a bundle may hold two copies of the class). */
+export const EMBEDDED_DB_IN_USE = "EMBEDDED_DB_IN_USE";
+
 export class EmbeddedDatabaseInUse extends Error {
-  readonly code = "EMBEDDED_DB_IN_USE";
+  readonly code = EMBEDDED_DB_IN_USE;
   constructor(dir: string) {
     super(
       `The embedded database in ${dir} is in use by another process. Only one process can open it: stop the ` +
