@@ -17,11 +17,11 @@ export function RejudgeProgressPanel({ requests, formatTime }: { requests: Rejud
         {requests.map((r) => (
           <li key={`${r.what}-${r.requestedAt}`} className="space-y-1">
             <p>
-              <strong>{r.what}</strong>, after {r.reason} ({formatTime(r.requestedAt)}):{" "}
+              <strong>{r.what.charAt(0).toUpperCase() + r.what.slice(1)}</strong>, after {r.reason} ({formatTime(r.requestedAt)}):{" "}
               {r.state === "running"
                 ? `${r.judged.toLocaleString("en-US")}${r.total === null ? "" : ` of ${r.total.toLocaleString("en-US")}`} judged${r.startedAt ? ` since ${formatTime(r.startedAt)}` : ""}.`
                 : r.state === "retrying"
-                  ? `the last pass failed (${r.lastError}); tried again${r.nextAt ? ` at ${formatTime(r.nextAt)}` : " soon"}.`
+                  ? `the last pass failed (${r.lastError}); it will be tried again ${r.nextAt ? `at ${formatTime(r.nextAt)}` : "soon"}.`
                   : "waiting for the re-judgement job (within a minute)."}
             </p>
             {r.state === "running" && r.total !== null && r.total > 0 && (

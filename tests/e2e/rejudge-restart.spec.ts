@@ -88,10 +88,11 @@ test("a re-judgement a stopped server left is shown after the restart and finish
   servers.push(second);
   const reasons = async () => ((await (await fetch(`${second.url}/api/provenance?id=gen-restart-0`)).json()) as { reasons: string[] }).reasons.join("\n");
   expect(await reasons()).not.toContain(TEAM_NOTE);
-  const page = await browser.newPage({ baseURL: second.url });
+  const context = await browser.newContext({ baseURL: second.url }); // axe needs a page of its own context
+  const page = await context.newPage();
   await page.goto("/provenance?dataset=RESTART");
   const panel = page.getByRole("region", { name: "Judging again" });
-  await expect(panel).toContainText(`the generations under ${KIMI}’s saved views`);
+  await expect(panel).toContainText(`The generations under ${KIMI}’s saved views`);
   await expect(panel).toContainText("the last pass failed (the server stopped during the pass)");
   await screenshot(page, "provenance-rejudge-waiting", panel);
   const axe = await new AxeBuilder({ page }).include('[data-testid="rejudge-progress"]').analyze();
@@ -104,7 +105,7 @@ test("a re-judgement a stopped server left is shown after the restart and finish
   await expect(page.getByRole("region", { name: "Judging again" })).toHaveCount(0);
   expect((await (await fetch(`${second.url}/api/provenance?id=gen-restart-2`)).json()) as { class: string }).toMatchObject({ class: "unverified" });
   expect(second.logs()).toContain("re-judgement left by an earlier pass finished");
-  await page.close();
+  await context.close();
   servers = servers.filter((s) => s !== second);
   await second.stop();
 });
