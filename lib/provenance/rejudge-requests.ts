@@ -79,8 +79,9 @@ export async function runRejudgeRequest(db: Db, scope: RejudgeRequestScope | str
         },
       });
     } catch (err) {
-      // Prisma's messages start on a new line and spread over several: one line for the page.
-      const message = (err as Error).message.replace(/\s+/g, " ").trim().slice(0, 300);
+      // Prisma's messages start on a new line and spread over several: one line for the page,
+      // without a connection string should a driver's message carry one.
+      const message = (err as Error).message.replace(/\s+/g, " ").replace(/postgres(ql)?:\/\/\S+/gi, "postgresql://…").trim().slice(0, 300);
       const wait = backoffMs(claimed.attempts, RETRY);
       await db.$executeRaw`
         UPDATE "ProvenanceRejudge" SET "leaseUntil" = NULL, "lastError" = ${message}, "nextAt" = ${new Date(now().getTime() + wait)}
