@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { apiFetch } from "@/components/ui/api-fetch";
+import { refetchAfterWrite } from "@/components/ui/refetch-after-write";
 import { CopyButton } from "@/components/ui/copy-button";
 import { fieldClass, Input } from "@/components/ui/input";
 import { SubmitButton } from "@/components/ui/submit-button";
@@ -43,7 +44,7 @@ export function AddChannelForm() {
       setName("");
       setUrl("");
       setSecret("");
-      void queryClient.invalidateQueries({ queryKey: CHANNELS_KEY });
+      void refetchAfterWrite(queryClient, CHANNELS_KEY);
     },
   });
   const errors = create.error ? byField(create.error.message) : { fields: {}, general: null };

@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-fetch";
+import { refetchAfterWrite } from "@/components/ui/refetch-after-write";
 import { CHANNELS } from "@/lib/alerts/channels";
 import { DeliveryHistory } from "./delivery-history";
 import { CHANNELS_KEY, deliveriesKey, type ChannelView } from "./types";
@@ -16,8 +17,8 @@ export function ChannelCard({ channel }: { channel: ChannelView }) {
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
   const headingId = `channel-${channel.id}-name`;
   const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: CHANNELS_KEY });
-    void queryClient.invalidateQueries({ queryKey: deliveriesKey(channel.id) });
+    void refetchAfterWrite(queryClient, CHANNELS_KEY);
+    void refetchAfterWrite(queryClient, deliveriesKey(channel.id));
   };
   const onError = (err: Error) => setNote({ ok: false, text: err.message });
 

@@ -9,6 +9,7 @@ import type { ProviderRow } from "@/lib/queries/providers";
 import { formatUtc } from "@/lib/format";
 import { authorEndpoint } from "@/lib/rules/author-endpoint";
 import { apiFetch, modelApiPath } from "../ui/api-fetch";
+import { refetchAfterWrite } from "../ui/refetch-after-write";
 import { ProbeMethodNote } from "./method-note";
 import { ProbeMargin } from "./probe-margin";
 import { ProbeSchedule } from "./probe-schedule";
@@ -76,7 +77,7 @@ export function FidelitySection({ modelId, endpoints }: Props) {
     if (active) sawActive.current = true;
     else if (sawActive.current && current) {
       sawActive.current = false;
-      void queryClient.invalidateQueries({ queryKey: ["latest-poll", modelId] });
+      void refetchAfterWrite(queryClient, ["latest-poll", modelId]);
     }
   }, [active, current, modelId, queryClient]);
 
@@ -86,11 +87,11 @@ export function FidelitySection({ modelId, endpoints }: Props) {
         method: "POST",
         body: JSON.stringify({ reference, endpoints: probed, prompts, maxCostUsd: cap.trim() }),
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["probe-latest", modelId] }),
+    onSuccess: () => refetchAfterWrite(queryClient, ["probe-latest", modelId]),
   });
   const cancel = useMutation({
     mutationFn: (id: number) => apiFetch<RunView>(`/api/probes/${id}/cancel`, { method: "POST" }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["probe", runId] }),
+    onSuccess: () => refetchAfterWrite(queryClient, ["probe", runId]),
   });
 
   const toggle = (tag: string) =>
@@ -151,7 +152,10 @@ export function FidelitySection({ modelId, endpoints }: Props) {
           </p>
           <button
             type="submit"
-            disabled={active || start.isPending || !reference || probed.length === 0}
+            // Until the latest run is known the page cannot tell whether one is running. And a run started
+            // while that first ask is in flight would never show: the refetch after it joins the ask, which
+            // may have been answered from before the run (tests/e2e/probe.spec.ts).
+            disabled={latest.isPending || active || start.isPending || !reference || probed.length === 0}
             className="rounded-md bg-slate-900 px-3 py-1.5 text-sm font-medium text-white disabled:cursor-not-allowed disabled:opacity-50"
           >
             Run probe

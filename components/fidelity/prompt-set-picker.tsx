@@ -5,6 +5,7 @@ import { useId, useState } from "react";
 import { formatUtc } from "@/lib/format";
 import type { PromptSetSummary } from "@/lib/probe/prompt-sets";
 import { fieldClass } from "@/components/ui/input";
+import { refetchAfterWrite } from "@/components/ui/refetch-after-write";
 
 // Which prompts a probe sends: the built-in set or one the team uploaded as JSONL (its own
 // data-generation prompts are the best probe). An upload with a bad line is refused whole, and
@@ -55,7 +56,7 @@ export function PromptSetPicker({ value, onChange }: Props) {
   const uploading = useMutation({
     mutationFn: upload,
     onSuccess: async (set) => {
-      await queryClient.invalidateQueries({ queryKey: ["probe-prompt-sets"] });
+      await refetchAfterWrite(queryClient, ["probe-prompt-sets"]);
       onChange({ id: set.id });
       setFileKey((k) => k + 1);
     },

@@ -69,6 +69,28 @@ test.describe("fidelity probe", () => {
     expect(crossSite.status()).toBe(403);
   });
 
+  test("Run probe waits until the page knows the latest run: a run started before then is never lost from view", async ({ page }) => {
+    // A click while the page's first ask for the latest run was in flight started a run that the page
+    // never showed: that ask was answered from before the run, and TanStack Query joins a refetch to a
+    // first fetch still in flight instead of sending a new one (the flake that once failed the second
+    // run below, clicked just after a reload). Hold that ask: the button stays disabled until it is answered.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === API && url.searchParams.get("limit") === "1",
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    await page.goto(`/models/${KIMI}#fidelity`);
+    const button = page.getByRole("region", { name: "Fidelity" }).getByRole("button", { name: "Run probe" });
+    await expect(button).toBeVisible();
+    await expect(button).toBeDisabled();
+    release();
+    await expect(button).toBeEnabled();
+  });
+
   test("run a probe from the page: estimate, progress, verdicts with reasons; a second run is cancelled", async ({ page, request }) => {
     test.setTimeout(300_000); // a whole probe run from the page: 43 s in a CI run before the on-policy reads doubled its requests
     await page.goto(`/models/${KIMI}#fidelity`);
@@ -226,6 +248,33 @@ test.describe("fidelity probe", () => {
     await expect(run.getByTestId("probe-progress")).toHaveText("130 of 130 requests");
     const listed = (await (await request.get(`${API}?limit=1`)).json()).runs[0];
     expect(listed).toMatchObject({ promptSet: `upload:${mine.id}`, promptSetVersion: mine.version, promptCount: 10, status: "done" });
+  });
+
+  test("a file uploaded while the page is still fetching the list of prompt sets is picked and shown: the list is fetched again after the upload", async ({ page }) => {
+    // The list's first fetch is answered from before the upload but reaches the page after it (held here).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === "/api/probes/prompt-sets",
+      async (route) => {
+        if (route.request().method() !== "GET") return route.continue();
+        const early = await route.fetch();
+        await held;
+        await route.fulfill({ response: early }).catch(() => {}); // the page may have cancelled it by now: that is the fix
+      },
+      { times: 1 },
+    );
+    await page.goto(`/models/${KIMI}#fidelity`);
+    const section = page.getByRole("region", { name: "Fidelity" });
+    const lines = Array.from({ length: 10 }, (_, i) => JSON.stringify({ prompt: `Late prompt ${i}: count to three.` }));
+    const uploaded = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/probes/prompt-sets" && r.request().method() === "POST");
+    await section.getByLabel("Upload your prompts (JSONL)").setInputFiles({ name: "late-prompts.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(lines.join("\n")) });
+    const set = await (await uploaded).json();
+    expect(set).toMatchObject({ name: "late-prompts", prompts: 10 });
+    release();
+    const picker = section.getByLabel("Prompt set");
+    await expect(picker).toHaveValue(String(set.id));
+    await expect(picker.locator("option:checked")).toHaveText(`late-prompts (uploaded): 10 prompts, version ${set.version}`);
   });
 
   test("the scheduled re-probe: off by default, turned on with a monthly cap, a bad cap refused, turned off again", async ({ page, request }) => {
