@@ -1,6 +1,7 @@
 import "server-only";
 import { backoffMs } from "../backoff";
 import type { Db, DbOrTx } from "../db/engines";
+import { errorLine } from "../security/error-line";
 import { rejudge, type RejudgeResult, type RejudgeScope } from "./rejudge";
 
 // Re-judgements as durable requests. A fact that changes classes (a probe run's verdicts, a known
@@ -79,9 +80,7 @@ export async function runRejudgeRequest(db: Db, scope: RejudgeRequestScope | str
         },
       });
     } catch (err) {
-      // Prisma's messages start on a new line and spread over several: one line for the page,
-      // without a connection string should a driver's message carry one.
-      const message = (err as Error).message.replace(/\s+/g, " ").replace(/postgres(ql)?:\/\/\S+/gi, "postgresql://…").trim().slice(0, 300);
+      const message = errorLine(err, 300); // one line for the page, without a connection string
       const wait = backoffMs(claimed.attempts, RETRY);
       await db.$executeRaw`
         UPDATE "ProvenanceRejudge" SET "leaseUntil" = NULL, "lastError" = ${message}, "nextAt" = ${new Date(now().getTime() + wait)}

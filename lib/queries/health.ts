@@ -1,6 +1,7 @@
 import "server-only";
 import { EMBEDDED_DB_IN_USE } from "../db/embedded-lock";
 import type { Db } from "../db/engines";
+import { errorLine } from "../security/error-line";
 import { listWatchedModels, type WatchedModelSummary } from "./models";
 
 // What GET /api/health answers: can the database be reached, when did each model last poll
@@ -121,13 +122,12 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** The first line of an error, without a stack or a connection string. */
+/** An error as one line, without a stack or a connection string. */
 function oneLine(err: unknown): string {
   // The health route is open to monitors without credentials: no folder paths from here. Told by
   // its code, not instanceof: the open is shared by the whole process (lib/database.ts keeps it on
   // globalThis), so the error may come from another bundle chunk's copy of the class (a job's
   // round opening the database when the health check asked: a CI run caught the folder named).
   if ((err as { code?: unknown } | null)?.code === EMBEDDED_DB_IN_USE) return "The embedded database is in use by another process";
-  const message = err instanceof Error ? err.message : String(err);
-  return message.split("\n")[0].replace(/postgres(ql)?:\/\/\S+/gi, "postgresql://…").slice(0, 200);
+  return errorLine(err, 200);
 }

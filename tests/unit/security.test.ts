@@ -5,6 +5,7 @@ import { basicAuthMatches, bearerMatches, parseBasicAuthSetting } from "@/lib/se
 import { contentSecurityPolicy } from "@/lib/security/headers";
 import { internalRenderNonce, isSharedPageRequest, withoutInternalHeaders } from "@/lib/queries/shared-pages";
 import { checkSameOrigin } from "@/lib/security/origin";
+import { errorLine } from "@/lib/security/error-line";
 
 const basic = (s: string) => `Basic ${Buffer.from(s).toString("base64")}`;
 
@@ -149,5 +150,16 @@ describe("shared page renders", () => {
     expect(asked({ "x-routeboard-render-secret": "guess", "x-routeboard-render-nonce": nonce }, "POST")).toBeNull();
     const forwarded = withoutInternalHeaders(new Headers({ "x-routeboard-render-secret": "s", "x-routeboard-render-nonce": nonce, accept: "text/html" }));
     expect([...forwarded.keys()]).toEqual(["accept"]);
+  });
+});
+
+describe("errors shown on a page or to a monitor", () => {
+  it("are one line, with no stack frame or connection string, cut to the length asked", () => {
+    const prisma = new Error("\nInvalid `prisma.usageRecord.updateMany()` invocation:\n\n  Can't reach database server at postgresql://team:s3cret@db.internal:5432/routeboard?schema=public\n  Please make sure it runs.");
+    const line = errorLine(prisma, 300);
+    expect(line).toBe("Invalid `prisma.usageRecord.updateMany()` invocation: Can't reach database server at postgresql://… Please make sure it runs.");
+    expect(errorLine(prisma, 20)).toBe("Invalid `prisma.usag");
+    expect(errorLine("postgres://u:p@h/db down", 100)).toBe("postgresql://… down");
+    expect(errorLine(new Error("connect ECONNREFUSED\n    at Socket.connect (node:net:1)\n    at stack"), 100)).toBe("connect ECONNREFUSED");
   });
 });
