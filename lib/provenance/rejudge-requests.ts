@@ -106,7 +106,7 @@ export async function runPendingRejudges(db: Db, now: () => Date = () => new Dat
     try {
       if ((await runRejudgeRequest(db, scope, now)).state === "done") done++;
     } catch (err) {
-      console.error(`[provenance] re-judging ${scope} failed (tried again later):`, (err as Error).message);
+      console.error(`[provenance] re-judging ${scope} failed (tried again later): ${errorLine(err, 500)}`);
     }
   }
   return done;

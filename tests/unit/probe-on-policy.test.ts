@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compareLogprobs } from "@/lib/probe/methods/logprobs";
 import { PREFILL_MAX_BYTES, prefillOf } from "@/lib/probe/methods/on-policy";
+import { describeDivergence } from "@/lib/probe/verdicts";
 import type { MethodAnswer } from "@/lib/probe/methods/types";
 
 // On-policy reads on hand-made answers: where a draft is cut, which endpoints' prefilled reads are
@@ -34,7 +35,10 @@ const KL_MOVED = 0.3 * Math.log(2);
  * endpoint's 2 and 2. The endpoint serves `greedy` from the prompt and `after` after the prefix;
  * its prompt tokens are the reference's plus `templateTokens`, plus `turnTokens` on a prefilled read.
  */
-function run(prompts: number, endpoint: { greedy: Record<string, number>; after: Record<string, number>; templateTokens?: number; turnTokens?: number; cutAnswered?: boolean }) {
+function run(
+  prompts: number,
+  endpoint: { greedy: Record<string, number>; after: Record<string, number>; templateTokens?: number; turnTokens?: number; cutAnswered?: boolean; turnTokensOn?: number[] },
+) {
   const reference: MethodAnswer[] = [];
   const mine: MethodAnswer[] = [];
   for (let i = 0; i < prompts; i++) {
@@ -44,7 +48,8 @@ function run(prompts: number, endpoint: { greedy: Record<string, number>; after:
       reference.push(answer("reference", i, s, 0, plain, SAME), answer("reference-repeat", i, s, 0, plain, SAME));
       reference.push(answer("reference", i, s, 1, prefilled, SAME), answer("reference-repeat", i, s, 1, prefilled, SAME));
       mine.push(answer("endpoint", i, s, 0, plain + (endpoint.templateTokens ?? 0), endpoint.greedy));
-      if (endpoint.cutAnswered !== false) mine.push(answer("endpoint", i, s, 1, prefilled + (endpoint.templateTokens ?? 0) + (endpoint.turnTokens ?? 0), endpoint.after));
+      const turn = endpoint.turnTokensOn && !endpoint.turnTokensOn.includes(i) ? 0 : (endpoint.turnTokens ?? 0); // only on the prompts listed, when listed
+      if (endpoint.cutAnswered !== false) mine.push(answer("endpoint", i, s, 1, prefilled + (endpoint.templateTokens ?? 0) + turn, endpoint.after));
     }
   }
   return compareLogprobs(reference, mine, 1e-3);
@@ -97,6 +102,25 @@ describe("which prefilled reads are counted", () => {
     expect(d?.prefill).toBe("new-turn");
     expect(d?.onPolicyPositions).toBe(0);
     expect(d?.positions).toBe(12 * 3);
+    expect(d?.klNats.estimate).toBeCloseTo(0, 12);
+  });
+
+  it("one prompt whose count moved does not make a continuing endpoint a new turn: that prompt's prefilled reads are left out, the others count", () => {
+    const d = run(12, { greedy: SAME, after: MOVED, turnTokens: 1, turnTokensOn: [5] });
+    expect(d?.prefill).toBe("continues");
+    expect(d?.prefillLeftOut).toBe(1);
+    expect(d?.onPolicyPositions).toBe(11 * 3);
+    expect(d?.positions).toBe(12 * 3 + 11 * 3);
+    // Eleven prompts' means are half KL_MOVED, the twelfth's (greedy only) is 0.
+    expect(d?.klNats.estimate).toBeCloseTo((11 * KL_MOVED) / 2 / 12, 10);
+    expect(describeDivergence(d!)).toContain("33 of them on-policy (after the reference's sampled continuation); the prefilled reads of 1 prompt left out: their prompt tokens moved as a new turn's would");
+  });
+
+  it("a new-turn endpoint whose count happens to agree on a prompt is still a new turn: read on the greedy path only", () => {
+    const d = run(12, { greedy: SAME, after: MOVED, turnTokens: 3, turnTokensOn: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] });
+    expect(d?.prefill).toBe("new-turn");
+    expect(d?.prefillLeftOut).toBeUndefined();
+    expect(d?.onPolicyPositions).toBe(0);
     expect(d?.klNats.estimate).toBeCloseTo(0, 12);
   });
 

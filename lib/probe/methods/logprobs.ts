@@ -103,28 +103,43 @@ function comparePrompt(reference: Replicate[], endpoint: Replicate[], onPolicy: 
 }
 
 /**
- * What the endpoint did with the prefilled prefix, from prompt tokens: on a prompt where both
+ * What the endpoint did with the prefilled prefix, from prompt tokens. On a prompt where both
  * sides answered the greedy read and a cut, the endpoint's count minus the reference's must be the
- * same with the prefix as without (a template that adds tokens adds them to both). Otherwise it
- * counted a turn the reference did not: it answered the prefix as a new message.
+ * same with the prefix as without (a template that adds tokens adds them to both); otherwise it
+ * counted a turn the reference did not, and answered the prefix as a new message.
+ *
+ * Decided per prompt, then for the endpoint by the majority: a new-turn endpoint adds its turn
+ * tokens on every prompt, so one prompt whose count moved (a template that trims one prefix's
+ * trailing space, say) does not cost a continuing endpoint all its on-policy positions. Only the
+ * prompts whose counts agreed are read on-policy; the others are left out and counted.
  */
-export function prefillBehaviour(reference: Map<number, Replicate[]>, endpoint: Map<number, Replicate[]>): PrefillBehaviour {
-  let continued = 0;
+export function prefillBehaviour(
+  reference: Map<number, Replicate[]>,
+  endpoint: Map<number, Replicate[]>,
+): { behaviour: PrefillBehaviour; continuedPrompts: Set<number>; leftOut: number } {
+  const continuedPrompts = new Set<number>();
+  let newTurn = 0;
   for (const [i, mine] of endpoint) {
     const ref = reference.get(i);
     if (!ref) continue;
     const first = (rs: Replicate[], cut: number) => rs.find((r) => r.cut === cut && r.promptTokens !== null)?.promptTokens ?? null;
     const [refPlain, minePlain] = [first(ref, 0), first(mine, 0)];
     if (refPlain === null || minePlain === null) continue;
+    let read = false;
+    let moved = false;
     for (const c of cutsOf(mine)) {
       if (c === 0) continue;
       const [refCut, mineCut] = [first(ref, c), first(mine, c)];
       if (refCut === null || mineCut === null) continue;
-      if (mineCut - refCut !== minePlain - refPlain) return "new-turn";
-      continued++;
+      read = true;
+      if (mineCut - refCut !== minePlain - refPlain) moved = true;
     }
+    if (moved) newTurn++;
+    else if (read) continuedPrompts.add(i);
   }
-  return continued > 0 ? "continues" : "not-read";
+  if (newTurn > continuedPrompts.size) return { behaviour: "new-turn", continuedPrompts: new Set(), leftOut: 0 };
+  if (continuedPrompts.size > 0) return { behaviour: "continues", continuedPrompts, leftOut: newTurn };
+  return { behaviour: "not-read", continuedPrompts, leftOut: 0 };
 }
 
 /**
@@ -168,8 +183,7 @@ function chronological(replicates: Replicate[]): Replicate[] {
 export function compareLogprobs(reference: MethodAnswer[], endpoint: MethodAnswer[], deltaNats: number, topLogprobs = 20, confidence = 0.95): DivergenceEvidence | null {
   const refByPrompt = byPrompt(reference.filter((a) => a.role !== DRAFT_ROLE));
   const endByPrompt = byPrompt(endpoint);
-  const prefill = prefillBehaviour(refByPrompt, endByPrompt);
-  const onPolicy = prefill === "continues";
+  const { behaviour: prefill, continuedPrompts, leftOut } = prefillBehaviour(refByPrompt, endByPrompt);
   const kl: number[] = [];
   const tv: number[] = [];
   const top1: number[] = [];
@@ -181,7 +195,7 @@ export function compareLogprobs(reference: MethodAnswer[], endpoint: MethodAnswe
   for (const [i, mine] of endByPrompt) {
     const ref = refByPrompt.get(i);
     if (!ref) continue;
-    const d = comparePrompt(ref, mine, onPolicy);
+    const d = comparePrompt(ref, mine, continuedPrompts.has(i));
     if (!d) continue;
     kl.push(d.kl);
     tv.push(d.tv);
@@ -201,7 +215,7 @@ export function compareLogprobs(reference: MethodAnswer[], endpoint: MethodAnswe
     const greedy = readingsOf(early, late);
     if (greedy.length === 0) continue;
     const cut: PositionReading[] = [];
-    if (onPolicy) for (const c of cutsOf(ref)) if (c > 0) cut.push(...readingsOf(...halves(c)));
+    if (prefill === "continues") for (const c of cutsOf(ref)) if (c > 0) cut.push(...readingsOf(...halves(c)));
     const d = promptDivergence([...greedy, ...cut]);
     if (!d) continue;
     aa.push(d.kl);
@@ -227,6 +241,7 @@ export function compareLogprobs(reference: MethodAnswer[], endpoint: MethodAnswe
     positions,
     onPolicyPositions,
     prefill,
+    ...(leftOut > 0 ? { prefillLeftOut: leftOut } : {}),
     prompts: kl.length,
     logprobs: { reference: logprobsKind([...refByPrompt.values()].flat(), topLogprobs), endpoint: logprobsKind([...endByPrompt.values()].flat(), topLogprobs) },
     cachedTokens,

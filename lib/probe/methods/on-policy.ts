@@ -11,7 +11,9 @@ import type { MethodAnswer, PrefillBehaviour } from "./types";
 // altogether (the start of a new message). It is recognised by its prompt tokens: it adds its
 // template's turn tokens, so its count on the prefilled requests moves away from the reference's
 // by more than on the same prompt without the prefix. Its on-policy readings are then left out
-// (and said); one that refuses the message (a 400) has none.
+// (and said); one that refuses the message (a 400) has none. Decided per prompt and then by the
+// majority (lib/probe/methods/logprobs.ts): a continuing endpoint keeps its on-policy readings
+// but for the prompts whose counts moved.
 
 export const DRAFT_ROLE = "reference-draft";
 /** Tokens of the reference's sampled continuation. */
@@ -53,10 +55,12 @@ const encoder = new TextEncoder();
 export const utf8Bytes = (text: string) => encoder.encode(text).length;
 
 /** Plain words for an endpoint's on-policy reads, for a verdict's reason. */
-export function describeOnPolicy(prefill: PrefillBehaviour | undefined, onPolicyPositions: number | undefined): string {
+export function describeOnPolicy(prefill: PrefillBehaviour | undefined, onPolicyPositions: number | undefined, leftOut = 0): string {
   switch (prefill) {
     case "continues":
-      return `${onPolicyPositions ?? 0} of them on-policy (after the reference's sampled continuation)`;
+      return `${onPolicyPositions ?? 0} of them on-policy (after the reference's sampled continuation)${
+        leftOut > 0 ? `; the prefilled reads of ${leftOut} prompt${leftOut === 1 ? "" : "s"} left out: their prompt tokens moved as a new turn's would` : ""
+      }`;
     case "new-turn":
       return "no on-policy positions: the endpoint answers a prefilled assistant message as a new turn (its prompt tokens count one more turn than the reference's)";
     case "refused":

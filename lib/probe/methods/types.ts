@@ -84,6 +84,8 @@ export interface DivergenceEvidence {
   onPolicyPositions?: number;
   /** What the endpoint did with the prefilled continuation (absent: a method or run without on-policy reads). */
   prefill?: PrefillBehaviour;
+  /** Prompts of an endpoint that continues whose prefilled reads were left out: their prompt tokens moved as a new turn's would. */
+  prefillLeftOut?: number;
 }
 
 export interface MethodTest {
