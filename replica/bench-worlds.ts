@@ -33,7 +33,7 @@ export function benchVariants(): BenchVariant[] {
   }));
 }
 
-function planEndpoint(p: (typeof kimiK25.providers)[number]): PlanEndpoint {
+export function planEndpoint(p: (typeof kimiK25.providers)[number]): PlanEndpoint {
   return { tag: p.tag, provider: p.provider, inputPricePerM: p.inputPerM, outputPricePerM: p.outputPerM, supportsLogprobs: true };
 }
 

@@ -279,11 +279,12 @@ const PREFILL_TITLES: Record<PrefillBehaviour, string> = {
   "new-turn": "This endpoint answers a prefilled assistant message as a new turn (its prompt tokens count one more turn than the reference's), so it was read on the greedy path only",
   refused: "This endpoint refused a prefilled assistant message, so it was read on the greedy path only",
   "not-read": "No prefilled read was answered, so it was read on the greedy path only",
+  "reference-new-turn": "The reference itself answers a prefilled assistant message as a new turn (its reads after the prefix do not start where its own draft stood), so no endpoint was read on-policy",
 };
 
 /** How many of the positions are on-policy, or why none are. */
 function OnPolicy({ prefill, positions }: { prefill: PrefillBehaviour; positions: number }) {
-  const text = prefill === "continues" ? `${positions} of them on-policy` : prefill === "new-turn" ? "no on-policy: new turn" : prefill === "refused" ? "no on-policy: prefill refused" : "no on-policy";
+  const text = prefill === "continues" ? `${positions} of them on-policy` : prefill === "new-turn" ? "no on-policy: new turn" : prefill === "refused" ? "no on-policy: prefill refused" : prefill === "reference-new-turn" ? "no on-policy: the reference starts a new turn" : "no on-policy";
   return (
     <span data-testid="probe-on-policy" className="block text-slate-600" title={PREFILL_TITLES[prefill]}>
       {text}

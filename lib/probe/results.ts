@@ -1,6 +1,6 @@
 import Decimal from "decimal.js";
 import { probeMethod } from "./methods";
-import { NO_DRAFT_ERROR } from "./methods/on-policy";
+import { DRAFT_ROLE, NO_DRAFT_ERROR } from "./methods/on-policy";
 import type { MethodAnswer } from "./methods/types";
 import type { PlannedEndpoint } from "./plan";
 import { waveOf, type SequentialDesign } from "./sequential";
@@ -141,7 +141,8 @@ function resultsOnPrompts(run: RunFacts, answers: AnswerRow[], settings: LookSet
         runId: run.id,
         deltaNats: run.deltaNats,
         confidence: settings.confidence,
-        reference: [...of(run.referenceTag, "reference", method.name), ...of(run.referenceTag, "reference-repeat", method.name)],
+        // The reference's drafts too: the on-policy reads check that the reference continues them.
+        reference: [...of(run.referenceTag, "reference", method.name), ...of(run.referenceTag, "reference-repeat", method.name), ...of(run.referenceTag, DRAFT_ROLE, method.name)],
         endpoint: of(endpoint.tag, "endpoint", method.name),
       });
     }

@@ -98,7 +98,7 @@ export function decideVerdicts(evidence: EndpointEvidence[], options: VerdictOpt
 
 /** "KL 3.1e-4 nats/token [1.0e-4, 5.2e-4], Δ 1.0e-3; A/A 2.0e-5 over 24 prompts, 301 positions". */
 export function describeDivergence(d: DivergenceEvidence): string {
-  const onPolicy = describeOnPolicy(d.prefill, d.onPolicyPositions, d.prefillLeftOut);
+  const onPolicy = describeOnPolicy(d);
   return `KL ${fmt(d.klNats.estimate)} nats/token, ${confidenceLabel(d.confidence)} interval ${fmtInterval(d.klNats)}, Δ ${fmt(d.deltaNats)}; A/A ${fmt(d.aaKlNats.estimate)}; ${d.prompts} prompts, ${d.positions} positions${onPolicy ? `, ${onPolicy}` : ""}`;
 }
 

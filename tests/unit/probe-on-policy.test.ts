@@ -25,6 +25,15 @@ function answer(role: string, promptIndex: number, sample: number, cut: number, 
   };
 }
 
+/**
+ * The reference's sampled draft of a prompt: 24 tokens "w", each listing only the token ranked
+ * first (top_logprobs 1); at position 12, where a cut at its middle makes the reads start, `next`.
+ */
+function draft(promptIndex: number, next: string): MethodAnswer {
+  const tokens = Array.from({ length: 24 }, (_, j) => ({ token: "w", logprob: -0.1, top: [{ token: j === 12 ? next : "w", logprob: -0.1 }] }));
+  return { role: "reference-draft", promptIndex, sample: 0, cut: 0, promptTokens: 20, text: "w".repeat(24), tokens, topLogprobs: null, answeredAt: new Date(500), cachedTokens: 0 };
+}
+
 const SAME = { a: 0.6, b: 0.3, c: 0.05 };
 const MOVED = { a: 0.3, b: 0.6, c: 0.05 };
 /** KL(SAME ‖ MOVED) over {a, b, c, rest}: 0.6·ln 2 + 0.3·ln ½ = 0.3·ln 2 (rest and c equal). */
@@ -38,10 +47,13 @@ const KL_MOVED = 0.3 * Math.log(2);
 function run(
   prompts: number,
   endpoint: { greedy: Record<string, number>; after: Record<string, number>; templateTokens?: number; turnTokens?: number; cutAnswered?: boolean; turnTokensOn?: number[] },
+  /** The reference's drafts: per prompt, the token the draft ranked first where the cut reads start (absent: no drafts). */
+  draftNext?: (prompt: number) => string,
 ) {
   const reference: MethodAnswer[] = [];
   const mine: MethodAnswer[] = [];
   for (let i = 0; i < prompts; i++) {
+    if (draftNext) reference.push(draft(i, draftNext(i)));
     const plain = 20 + i;
     const prefilled = plain + 6;
     for (const s of [0, 1]) {
@@ -122,6 +134,40 @@ describe("which prefilled reads are counted", () => {
     expect(d?.prefillLeftOut).toBeUndefined();
     expect(d?.onPolicyPositions).toBe(0);
     expect(d?.klNats.estimate).toBeCloseTo(0, 12);
+  });
+
+  // The reference's reads after the cut rank "a" first (SAME): a reference that continues its draft
+  // ranked "a" first there too.
+  it("a reference whose reads after the cut start where its draft stood continues: the endpoints are read on-policy", () => {
+    const d = run(12, { greedy: SAME, after: MOVED }, () => "a");
+    expect(d?.referencePrefill).toEqual({ verdict: "continues", agreed: 12, compared: 12 });
+    expect(d?.prefill).toBe("continues");
+    expect(d?.onPolicyPositions).toBe(12 * 3);
+  });
+
+  it("a near tie flipped on some prompts still continues: at least half the prompts agree", () => {
+    const d = run(12, { greedy: SAME, after: SAME }, (i) => (i < 6 ? "a" : "b"));
+    expect(d?.referencePrefill).toEqual({ verdict: "continues", agreed: 6, compared: 12 });
+    expect(d?.prefill).toBe("continues");
+  });
+
+  it("a reference that answers the prefix as a new turn: no endpoint is read on-policy, and the reason says why", () => {
+    // Its reads after the prefix start another message: not the token its draft ranked first there.
+    const d = run(12, { greedy: SAME, after: MOVED }, (i) => (i === 3 ? "a" : "z"));
+    expect(d?.referencePrefill).toEqual({ verdict: "new-turn", agreed: 1, compared: 12 });
+    expect(d?.prefill).toBe("reference-new-turn");
+    expect(d?.onPolicyPositions).toBe(0);
+    expect(d?.positions).toBe(12 * 3);
+    expect(d?.klNats.estimate).toBeCloseTo(0, 12);
+    expect(describeDivergence(d!)).toContain(
+      "no on-policy positions: the reference answers a prefilled assistant message as a new turn (the token it ranked first after the prefix was its own draft's on 1 of 12 prompts)",
+    );
+  });
+
+  it("with under five prompts compared the reference is not checked, and the endpoint's own reads decide", () => {
+    const d = run(4, { greedy: SAME, after: SAME }, () => "z");
+    expect(d?.referencePrefill).toEqual({ verdict: "not-checked", agreed: 0, compared: 4 });
+    expect(d?.prefill).toBe("continues");
   });
 
   it("an endpoint with no prefilled read answered: not read, the greedy path alone", () => {

@@ -3,8 +3,8 @@ import { defaultProbePrompts } from "@/lib/probe/prompts";
 import { orderForSending, planProbe, type PlanEndpoint } from "@/lib/probe/plan";
 import { probeSettingsFor } from "@/lib/probe/settings";
 import { lookCount, orderInWaves, sequentialDesign, skipAfterLook, waveOf } from "@/lib/probe/sequential";
-import { kimiDefaultRun } from "@/replica/bench-worlds";
-import { freshChatState } from "@/replica/chat";
+import { kimiDefaultRun, planEndpoint } from "@/replica/bench-worlds";
+import { chatBehaviour, freshChatState } from "@/replica/chat";
 import { kimiK25 } from "@/replica/data/kimi-k2.5";
 import { BATCH_NOISE, variant } from "@/replica/lm";
 import { runProbeInProcess } from "@/replica/probe-harness";
@@ -110,6 +110,8 @@ describe("a default run over Kimi K2.5's 11 replica endpoints, looks included", 
       expect(byTag.get(tag)?.divergence?.onPolicyPositions, tag).toBe(0);
       expect(byTag.get(tag)?.reason, tag).toContain("no on-policy positions: the endpoint answers a prefilled assistant message as a new turn");
     }
+    // The reference continues its own drafts: its reads after each cut start with the token its draft ranked first there.
+    expect(byTag.get("fireworks")?.divergence?.referencePrefill).toEqual({ verdict: "continues", agreed: 14, compared: 14 });
     expect(byTag.get("atlas-cloud/int4")?.divergence?.prefill).toBe("refused");
     expect(byTag.get("atlas-cloud/int4")?.reason).toContain("no on-policy positions: the endpoint refused a prefilled assistant message");
     // Undecided ones run to the end, at the last look's 96% interval.
@@ -160,4 +162,33 @@ describe("a run that needs its second look", () => {
     }
     throw new Error("no seed of 20 decided FP8 at the second look (the bench: about half of the runs)");
   }, 30_000); // 3 s beside a CI run here (the first seed that needs the second look)
+});
+
+describe("a reference that answers a prefilled assistant message as a new turn", () => {
+  it("is recognised from its own drafts, and no endpoint is read on-policy: each says why", () => {
+    const settings = probeSettingsFor("moonshotai/kimi-k2.5");
+    const all = kimiK25.providers.map((p) => ({ ...planEndpoint(p), supportsLogprobs: chatBehaviour(p.tag).logprobs }));
+    const reference = all.find((e) => e.tag === "moonshotai/int4") as PlanEndpoint;
+    const state = freshChatState();
+    state.overrides["moonshotai/int4"] = { prefill: "new-turn" };
+    const run = runProbeInProcess({ modelId: "moonshotai/kimi-k2.5", prompts: defaultProbePrompts(), reference, endpoints: all.filter((e) => e !== reference), state, seed: 1, deltaNats: settings.deltaNats, sampler: settings.sampler });
+    const byTag = new Map(run.results.map((r) => [r.tag, r]));
+    // Over 20 seeds of this run the reference's reads after the cut started with its draft's token
+    // on 10 of 820 prompts (a continuing reference: 815 of 820); the rule needs half.
+    const check = byTag.get("fireworks")?.divergence?.referencePrefill;
+    expect(check?.verdict).toBe("new-turn");
+    expect(check?.agreed).toBeLessThanOrEqual(2);
+    // Those that continue the prefix and those that answer it as a new turn alike (the prompt tokens
+    // of both sides then move together, which alone would call the continuing ones the new turn).
+    for (const tag of ["parasail/int4", "fireworks", "chutes/int4", "deepinfra"]) {
+      const d = byTag.get(tag)?.divergence;
+      expect(d?.prefill, tag).toBe("reference-new-turn");
+      expect(d?.onPolicyPositions, tag).toBe(0);
+      expect(byTag.get(tag)?.reason, tag).toMatch(/no on-policy positions: the reference answers a prefilled assistant message as a new turn \(the token it ranked first after the prefix was its own draft's on \d+ of \d+ prompts\)/);
+    }
+    expect(byTag.get("atlas-cloud/int4")?.divergence?.prefill).toBe("refused"); // it refused them: nothing read
+    // The verdicts stand on the greedy path: NVFP4 still differs, the benign numerics are still equivalent.
+    expect(byTag.get("fireworks")?.verdict).toBe("differs");
+    expect(byTag.get("parasail/int4")?.verdict).toBe("equivalent");
+  }, 40_000);
 });

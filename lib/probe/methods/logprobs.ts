@@ -9,8 +9,8 @@ import {
 import { samplerFields } from "../settings";
 import { mean, type TopLogprob } from "../statistics";
 import { topLogprobsOf } from "./answers";
-import { DRAFT_ROLE, DRAFT_TOKENS, ON_POLICY_CUTS, ON_POLICY_READ_TOKENS, type PrefillBehaviour } from "./on-policy";
-import type { DivergenceEvidence, LogprobsKind, MethodAnswer, ProbeMethodDefinition } from "./types";
+import { DRAFT_ROLE, DRAFT_TOKENS, ON_POLICY_CUTS, ON_POLICY_READ_TOKENS, prefixTokens, type PrefillBehaviour } from "./on-policy";
+import type { DivergenceEvidence, LogprobsKind, MethodAnswer, ProbeMethodDefinition, ReferencePrefill } from "./types";
 
 // Next-token distributions at many aligned positions. Each side answers every prompt several times
 // (the reference 2 + 2, early and late, the endpoint 2) with up to 16 tokens on the greedy path
@@ -142,6 +142,49 @@ export function prefillBehaviour(
   return { behaviour: "not-read", continuedPrompts, leftOut: 0 };
 }
 
+/** Prompts the reference's prefix check needs before it decides; with fewer it is not checked. */
+export const REFERENCE_PREFILL_MIN_PROMPTS = 5;
+
+const firstRanked = (top: TopLogprob[] | undefined) =>
+  top && top.length > 0 ? top.reduce((best, t) => (t.logprob > best.logprob ? t : best)).token : null;
+
+/**
+ * Whether the reference itself continues a prefilled prefix. Its draft lists the token it ranked
+ * first at every position (top_logprobs 1); if it continues the prefix of n draft tokens, its reads
+ * after the cut start at the draft's position n. So per prompt and cut: is the token its reads rank
+ * first at their first position (the most common among its replicates) the one its draft ranked
+ * first at position n? Temperature and top-p keep the ranking, so this holds for raw and processed
+ * logprobs alike; a near-tie may flip under the stack's noise, and a prefix re-tokenized otherwise
+ * moves a prompt. Agreement on at least half the prompts: it continues; on under half, its first
+ * position is the start of another message (a new turn); with under REFERENCE_PREFILL_MIN_PROMPTS
+ * prompts compared, not checked.
+ */
+export function referencePrefill(drafts: MethodAnswer[], reference: Map<number, Replicate[]>): ReferencePrefill {
+  let agreed = 0;
+  let compared = 0;
+  for (const draft of drafts) {
+    const ref = reference.get(draft.promptIndex);
+    const ranked = replicateOf(draft, 0);
+    if (!ref || !ranked) continue;
+    for (const c of cutsOf(ref)) {
+      if (c === 0) continue;
+      const n = prefixTokens(draft, c)?.length;
+      const drafted = n === undefined ? null : firstRanked(ranked.tops[n]);
+      const counts = new Map<string, number>();
+      for (const r of ofCut(ref, c)) {
+        const token = firstRanked(r.tops[0]);
+        if (token !== null) counts.set(token, (counts.get(token) ?? 0) + 1);
+      }
+      if (drafted === null || counts.size === 0) continue;
+      const read = [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
+      compared++;
+      if (read === drafted) agreed++;
+    }
+  }
+  const verdict = compared < REFERENCE_PREFILL_MIN_PROMPTS ? "not-checked" : 2 * agreed >= compared ? "continues" : "new-turn";
+  return { verdict, agreed, compared };
+}
+
 /**
  * Raw or processed: a listed mass of 1 with fewer tokens than asked for (renormalised over a top-k
  * or top-p), or a top token at probability 1 when others are listed (temperature 0 applied), at
@@ -181,9 +224,16 @@ function chronological(replicates: Replicate[]): Replicate[] {
 }
 
 export function compareLogprobs(reference: MethodAnswer[], endpoint: MethodAnswer[], deltaNats: number, topLogprobs = 20, confidence = 0.95): DivergenceEvidence | null {
+  const drafts = reference.filter((a) => a.role === DRAFT_ROLE);
   const refByPrompt = byPrompt(reference.filter((a) => a.role !== DRAFT_ROLE));
   const endByPrompt = byPrompt(endpoint);
-  const { behaviour: prefill, continuedPrompts, leftOut } = prefillBehaviour(refByPrompt, endByPrompt);
+  const referenceCheck = drafts.length > 0 ? referencePrefill(drafts, refByPrompt) : undefined;
+  const own = prefillBehaviour(refByPrompt, endByPrompt);
+  // A reference that answers the prefix as a new turn has no on-policy positions to compare with.
+  const prefill: PrefillBehaviour =
+    referenceCheck?.verdict === "new-turn" && (own.behaviour === "continues" || own.behaviour === "new-turn") ? "reference-new-turn" : own.behaviour;
+  const continuedPrompts = prefill === "continues" ? own.continuedPrompts : new Set<number>();
+  const leftOut = prefill === "continues" ? own.leftOut : 0;
   const kl: number[] = [];
   const tv: number[] = [];
   const top1: number[] = [];
@@ -242,6 +292,7 @@ export function compareLogprobs(reference: MethodAnswer[], endpoint: MethodAnswe
     onPolicyPositions,
     prefill,
     ...(leftOut > 0 ? { prefillLeftOut: leftOut } : {}),
+    ...(referenceCheck ? { referencePrefill: referenceCheck } : {}),
     prompts: kl.length,
     logprobs: { reference: logprobsKind([...refByPrompt.values()].flat(), topLogprobs), endpoint: logprobsKind([...endByPrompt.values()].flat(), topLogprobs) },
     cachedTokens,

@@ -1,4 +1,4 @@
-import type { MethodAnswer, PrefillBehaviour } from "./types";
+import type { DivergenceEvidence, MethodAnswer, PrefillBehaviour } from "./types";
 
 // On-policy positions: the positions the drafter is trained on are the model's own sampled text
 // at the pipeline's sampler, not the greedy path. For every prompt the reference samples one
@@ -14,6 +14,11 @@ import type { MethodAnswer, PrefillBehaviour } from "./types";
 // (and said); one that refuses the message (a 400) has none. Decided per prompt and then by the
 // majority (lib/probe/methods/logprobs.ts): a continuing endpoint keeps its on-policy readings
 // but for the prompts whose counts moved.
+//
+// The reference is checked too, by another sign (its prompt tokens have nothing to be compared
+// with): its reads after the cut must start where its draft stood, so the token they rank first
+// must be the one its draft ranked first at that position, on most prompts. A reference that
+// answers the prefix as a new turn leaves every endpoint without on-policy positions (said).
 
 export const DRAFT_ROLE = "reference-draft";
 /** Tokens of the reference's sampled continuation. */
@@ -36,6 +41,12 @@ export type { PrefillBehaviour };
  * (no tokens listed, under two tokens, or it reasoned).
  */
 export function prefillOf(draft: Pick<MethodAnswer, "tokens"> & { reasoningTokens?: number | null }, cut: number, cuts = ON_POLICY_CUTS): string | null {
+  const tokens = prefixTokens(draft, cut, cuts);
+  return tokens && tokens.join("");
+}
+
+/** The draft's tokens that make the prefix of a cut (prefillOf), or null when it has none. */
+export function prefixTokens(draft: Pick<MethodAnswer, "tokens"> & { reasoningTokens?: number | null }, cut: number, cuts = ON_POLICY_CUTS): string[] | null {
   if (draft.reasoningTokens && draft.reasoningTokens > 0) return null;
   if (!Array.isArray(draft.tokens)) return null;
   const tokens: string[] = [];
@@ -47,22 +58,29 @@ export function prefillOf(draft: Pick<MethodAnswer, "tokens"> & { reasoningToken
   let n = Math.floor((tokens.length * cut) / (cuts + 1));
   while (n > 0 && utf8Bytes(tokens.slice(0, n).join("")) > PREFILL_MAX_BYTES) n--;
   if (n < 1) return null;
-  const text = tokens.slice(0, n).join("");
-  return text.trim().length === 0 ? null : text;
+  const prefix = tokens.slice(0, n);
+  return prefix.join("").trim().length === 0 ? null : prefix;
 }
 
 const encoder = new TextEncoder();
 export const utf8Bytes = (text: string) => encoder.encode(text).length;
 
 /** Plain words for an endpoint's on-policy reads, for a verdict's reason. */
-export function describeOnPolicy(prefill: PrefillBehaviour | undefined, onPolicyPositions: number | undefined, leftOut = 0): string {
-  switch (prefill) {
+export function describeOnPolicy(d: Pick<DivergenceEvidence, "prefill" | "onPolicyPositions" | "prefillLeftOut" | "referencePrefill">): string {
+  const leftOut = d.prefillLeftOut ?? 0;
+  switch (d.prefill) {
     case "continues":
-      return `${onPolicyPositions ?? 0} of them on-policy (after the reference's sampled continuation)${
+      return `${d.onPolicyPositions ?? 0} of them on-policy (after the reference's sampled continuation)${
         leftOut > 0 ? `; the prefilled reads of ${leftOut} prompt${leftOut === 1 ? "" : "s"} left out: their prompt tokens moved as a new turn's would` : ""
       }`;
     case "new-turn":
       return "no on-policy positions: the endpoint answers a prefilled assistant message as a new turn (its prompt tokens count one more turn than the reference's)";
+    case "reference-new-turn": {
+      const check = d.referencePrefill;
+      return `no on-policy positions: the reference answers a prefilled assistant message as a new turn${
+        check ? ` (the token it ranked first after the prefix was its own draft's on ${check.agreed} of ${check.compared} prompts)` : ""
+      }`;
+    }
     case "refused":
       return "no on-policy positions: the endpoint refused a prefilled assistant message";
     case "not-read":

@@ -43,8 +43,21 @@ export interface PlanShape {
   onPolicy?: { draftTokens: number; cuts: number; readTokens: number };
 }
 
-/** What an endpoint did with a trailing assistant message (the on-policy reads, ./on-policy.ts). */
-export type PrefillBehaviour = "continues" | "new-turn" | "refused" | "not-read";
+/**
+ * What an endpoint did with a trailing assistant message (the on-policy reads, ./on-policy.ts);
+ * "reference-new-turn": the reference itself answered it as a new turn, so no endpoint is read on-policy.
+ */
+export type PrefillBehaviour = "continues" | "new-turn" | "refused" | "not-read" | "reference-new-turn";
+
+/**
+ * Whether the reference continues a prefilled prefix: on how many prompts the token its reads after
+ * the cut ranked first was the one its own draft ranked first at that position (./logprobs.ts).
+ */
+export interface ReferencePrefill {
+  verdict: "continues" | "new-turn" | "not-checked";
+  agreed: number;
+  compared: number;
+}
 
 /** How a side's logprobs look: raw (the model's), processed (after temperature / top-p / renormalising), or unknown. */
 export type LogprobsKind = "raw" | "processed" | "unknown";
@@ -86,6 +99,8 @@ export interface DivergenceEvidence {
   prefill?: PrefillBehaviour;
   /** Prompts of an endpoint that continues whose prefilled reads were left out: their prompt tokens moved as a new turn's would. */
   prefillLeftOut?: number;
+  /** The reference's own check (absent: a run without drafts). */
+  referencePrefill?: ReferencePrefill;
 }
 
 export interface MethodTest {
