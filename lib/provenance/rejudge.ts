@@ -298,18 +298,20 @@ export async function judgeNewRecords(
       last: s?.last == null ? null : new Date(s.last),
     };
   });
-  const judgeOf = spanJudge(await loadViews(db, spans, graceMinutes), graceMinutes);
+  // The views' timelines are loaded with the first new record: a re-import adds none, and loads none.
+  let judgeOf: ReturnType<typeof spanJudge> | null = null;
   const known = new Set(rows.map((v) => v.id));
   const datasets = new Set<string>();
   let written = 0;
   return {
     async batch(records) {
       if (records.length === 0) return 0;
+      const judge = (judgeOf ??= spanJudge(await loadViews(db, spans, graceMinutes), graceMinutes));
       const writes = records.map((r): JudgementWrite => {
         const chosen = viewOf(r.dataset);
         // A view deleted since it was chosen judges as none (the re-judgement's join finds no view).
         const viewId = chosen !== null && known.has(chosen) ? chosen : null;
-        const judgement = judgeOf({
+        const judgement = judge({
           provider: r.provider,
           tag: r.tag,
           modelId: r.modelId,
