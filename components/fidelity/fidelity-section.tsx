@@ -31,6 +31,8 @@ export interface FidelitySectionProps {
 }
 
 const ACTIVE = new Set(["queued", "running"]);
+/** How often an open page asks for the model's latest run. */
+const LATEST_RUN_REFRESH_MS = 15_000;
 
 /** The probe's default reference: the model author's own endpoint (lib/rules/author-endpoint.ts). */
 function defaultReferenceOf(modelId: string, endpoints: Props["endpoints"]): string {
@@ -57,6 +59,8 @@ export function FidelitySection({ modelId, endpoints }: Props) {
     queryKey: ["probe-latest", modelId],
     queryFn: async () => (await apiFetch<{ runs: RunView[] }>(`${basePath}?limit=1`)).runs[0] ?? null,
     staleTime: 0,
+    // A run started elsewhere (a teammate's page, the scheduled re-probe) shows here without a reload.
+    refetchInterval: LATEST_RUN_REFRESH_MS,
   });
   const runId = latest.data?.id ?? null;
   const run = useQuery({

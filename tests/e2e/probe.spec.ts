@@ -277,6 +277,21 @@ test.describe("fidelity probe", () => {
     await expect(picker.locator("option:checked")).toHaveText(`late-prompts (uploaded): 10 prompts, version ${set.version}`);
   });
 
+  test("a run started elsewhere (a teammate's page, the schedule) shows on a page already open, without a reload, and the page follows it", async ({ page, request }) => {
+    await page.goto(`/models/${KIMI}#fidelity`);
+    const section = page.getByRole("region", { name: "Fidelity" });
+    await expect(section.getByRole("button", { name: "Run probe" })).toBeEnabled();
+    const started = await request.post(API, { data: { maxCostUsd: "2", endpoints: ["chutes/int4"] } });
+    expect(started.status()).toBe(202);
+    const { id } = await started.json();
+    // The page asks for the latest run every 15 s; a run of one endpoint may be over by then.
+    const run = section.getByRole("region", { name: `Probe ${id}` });
+    await expect(run.getByTestId("probe-status")).toHaveText(/^(queued|running|done)$/, { timeout: 30_000 });
+    await expect(run.getByTestId("probe-status")).toHaveText("done", { timeout: 120_000 });
+    await expect(run.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "chutes/int4", exact: true }) })).toContainText("equivalent within Δ");
+    await expect(section.getByRole("button", { name: "Run probe" })).toBeEnabled();
+  });
+
   test("the scheduled re-probe: off by default, turned on with a monthly cap, a bad cap refused, turned off again", async ({ page, request }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     expect(await (await request.get(`${API}/schedule`)).json()).toMatchObject({ enabled: false, monthlyCapUsd: "5.00", skipped: null });
