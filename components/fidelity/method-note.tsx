@@ -26,8 +26,10 @@ export function ProbeMethodNote() {
           <strong>On-policy positions.</strong> The positions a drafter is trained on are the model&apos;s own sampled text, not the greedy
           path. For every prompt the reference samples a continuation at the run&apos;s sampler; its first half is sent to both sides as a
           trailing assistant message, and the same replicates read on from there. Those positions join the prompt&apos;s own. An endpoint that
-          answers such a message as a new turn (its prompt tokens count one more turn than the reference&apos;s) or refuses it is read on the
-          greedy path only, and its row says so.
+          answers such a message as a new turn (its prompt tokens count one more turn than the reference&apos;s on most prompts; an endpoint that
+          continues leaves out only the prompts where they did) or refuses it is read on the greedy path only, and its row says so. The reference is checked as
+          well: its reads after the prefix must start with the token its own draft ranked first there, on at least half the prompts; if not,
+          it answers the message as a new turn, and no endpoint is read on-policy.
         </li>
         <li>
           <strong>Interval and verdict.</strong> A 95% t-interval over prompts (prompts are the units). <em>Equivalent</em>: the whole interval
@@ -37,8 +39,10 @@ export function ProbeMethodNote() {
           compared and said in the reason, but they never certify.
         </li>
         <li>
-          <strong>What it does not prove.</strong> The KL is measured on the listed tokens, a lower bound of the full-vocabulary KL, at the
-          prompts of the run, on the greedy path and after one sampled continuation per prompt; an endpoint may behave differently on other prompts, at other times, or with thinking on.
+          <strong>What it does not prove.</strong> The KL is measured on the listed tokens, a lower bound of the full-vocabulary KL (on real
+          8-bit formats about 85-94% of it, in the bench), at the prompts of the run, on the greedy path and after one sampled continuation
+          per prompt: at a true divergence of exactly Δ about a third of runs still say <em>equivalent</em>. A team that wants the edge inside
+          its margin sets Δ a fifth lower. An endpoint may behave differently on other prompts, at other times, or with thinking on.
         </li>
       </ol>
     </details>
