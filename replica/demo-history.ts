@@ -1,4 +1,5 @@
 import type { Db } from "../lib/db/engines";
+import { createInChunks } from "../lib/db/one-connection";
 import type { Prisma } from "../lib/db/generated/client";
 import { DEFAULT_UPTIME_THRESHOLD, diffSnapshots, endpointState, type EndpointState } from "../lib/history/changes";
 import { rollupHistory } from "../lib/history/rollup";
@@ -31,7 +32,6 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** The most recent days are polled every 5 minutes, the days before once an hour. */
 export const FINE_DAYS = 2;
-const SAMPLE_BATCH = 5_000;
 
 export interface DemoHistoryOptions {
   /** The end of the history (the last generated poll); default now, rounded down to 5 minutes. */
@@ -176,7 +176,5 @@ async function insertQuietPolls(
     }
   }
   await db.modelPoll.createMany({ data: records });
-  for (let i = 0; i < samples.length; i += SAMPLE_BATCH) {
-    await db.endpointSample.createMany({ data: samples.slice(i, i + SAMPLE_BATCH) });
-  }
+  await createInChunks(samples, (data) => db.endpointSample.createMany({ data }));
 }

@@ -2,6 +2,7 @@ import "server-only";
 import Decimal from "decimal.js";
 import { z } from "zod";
 import type { Db } from "../db/engines";
+import { createInChunks } from "../db/one-connection";
 import { latestProviders, type ProviderRow } from "../queries/providers";
 import { authorEndpoint } from "../rules/author-endpoint";
 import type { ProbeMethod } from "./methods";
@@ -147,9 +148,10 @@ export async function createProbeRun(db: Db, modelId: string, input: ProbeInput,
       const orderSeed = hashString(`${modelId}|${run.id}`);
       const design = sequentialDesign(prompts.prompts.length, orderSeed);
       await tx.probeRun.update({ where: { id: run.id }, data: { design: design as object } });
-      await tx.probeRequest.createMany({
-        // Inserted in sending order: the runner sends pending requests by id.
-        data: orderInWaves(plan.requests, design, orderForSending, orderSeed).map((r) => ({
+      // Inserted in sending order (the runner sends pending requests by id), in statements of
+      // CREATE_MANY_ROWS: a prompt set of 500 plans tens of thousands.
+      await createInChunks(
+        orderInWaves(plan.requests, design, orderForSending, orderSeed).map((r) => ({
           runId: run.id,
           tag: r.tag,
           role: r.role,
@@ -160,9 +162,10 @@ export async function createProbeRun(db: Db, modelId: string, input: ProbeInput,
           seed: requestSeed(run.id, r),
           maxTokens: r.maxTokens,
           worstCaseUsd: r.worstCaseUsd.toString(),
-          status: "pending",
+          status: "pending" as const,
         })),
-      });
+        (data) => tx.probeRequest.createMany({ data }),
+      );
       return run.id;
     }, { timeout: 60_000, maxWait: 30_000 }); // a few thousand rows: seconds on a busy embedded database
     const run = await getRunView(db, runId);

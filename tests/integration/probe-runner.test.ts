@@ -10,6 +10,7 @@ import { probeSpend } from "@/lib/probe/spend";
 import { cancelRun, createProbeRun, getRunResults, getRunView, type ProbeInput } from "@/lib/probe/runs";
 import { latestVerdicts } from "@/lib/queries/probe-verdicts";
 import { seedWatchedModels } from "@/lib/watched-models";
+import { CREATE_MANY_ROWS } from "@/lib/db/one-connection";
 import { injectFault, resetReplica, startReplica, type Replica } from "@/replica/server";
 import { engines } from "../helpers/db";
 
@@ -154,6 +155,22 @@ describe.each(engines)("probe runs on $name PostgreSQL", (engine) => {
     expect(tooSmall).toMatchObject({ kind: "over-cap" });
     expect(tooSmall.kind === "over-cap" && new Decimal(tooSmall.estimateUsd).greaterThan("0.000001")).toBe(true);
   });
+
+  it("a run over 500 uploaded prompts stores its tens of thousands of planned requests in sending order, one statement at a time", async () => {
+    // Prisma splits a createMany over PostgreSQL's bind parameters and sends the parts at once on the
+    // transaction's one connection: tests/helpers/one-query-at-a-time.ts fails the run on that.
+    const lines = Array.from({ length: 500 }, (_, i) => JSON.stringify({ prompt: `Prompt ${i}: one line about the number ${i}.` }));
+    const upload = await uploadPromptSet(opened.db, "large", lines.join("\n"));
+    if (!upload.ok) throw new Error("upload failed");
+    const created = await create({ prompts: { id: upload.id }, maxCostUsd: "100" });
+    const rows = await opened.db.probeRequest.findMany({ where: { runId: created.id }, orderBy: { id: "asc" }, select: { promptIndex: true } });
+    expect(rows.length).toBe(created.progress.total);
+    expect(rows.length).toBeGreaterThan(10 * CREATE_MANY_ROWS);
+    const { design } = await opened.db.probeRun.findUniqueOrThrow({ where: { id: created.id }, select: { design: true } });
+    const waves = rows.map((r) => (design as { waveOfPrompt: number[] }).waveOfPrompt[r.promptIndex]);
+    expect(waves).toEqual([...waves].sort((a, b) => a - b)); // the waves in order, as the runner sends them
+    expect((await cancelRun(opened.db, created.id))?.status).toBe("cancelled");
+  }, 60_000);
 
   it("a worker that dies mid-run: another resumes it and never resends a request whose answer is stored", async () => {
     const created = await create({ prompts: { id: smallSet }, endpoints: ["chutes/int4", "fireworks"] });

@@ -1,0 +1,9 @@
+// A transaction holds one connection, which answers one query at a time: pg queues a query sent on
+// it while another runs, warns once per process that this is deprecated, and will refuse it from
+// pg 9 (lib/db/one-connection.ts says how the code keeps to one). Here that
+// warning fails the run, instead of scrolling past in its output.
+process.on("warning", (warning) => {
+  if (warning.name === "DeprecationWarning" && warning.message.includes("client is already executing a query")) {
+    throw new Error(`A query was sent on a connection already running one (in a transaction?): ${warning.stack ?? warning.message}`);
+  }
+});
