@@ -1,6 +1,5 @@
 import "server-only";
 import type { DbOrTx } from "../db/engines";
-import { readTogether } from "../db/one-connection";
 import { priceString } from "../money";
 import type { SnapshotRow, TimelineInput } from "./timeline";
 
@@ -26,8 +25,8 @@ export async function loadTimelineInput(db: DbOrTx, viewId: number, modelId: str
   const [first] = await db.$queryRaw<Array<{ at: Date | null }>>`
     SELECT max("observedAt") AS at FROM "ModelPoll" WHERE "modelId" = ${modelId} AND ok AND "observedAt" <= ${from}`;
   const start = first?.at ?? from;
-  const [samples, revisions, runs, known] = await readTogether(db, [
-    () => db.$queryRaw<SampleSql[]>`
+  const [samples, revisions, runs, known] = await Promise.all([
+    db.$queryRaw<SampleSql[]>`
       SELECT s."observedAt" AS observed_at, e.tag, e."providerName" AS provider, v.quantization, s.status,
              s.uptime5m, s.uptime30m, s.uptime1d,
              s."inputPricePerM"::text AS input_price, s."outputPricePerM"::text AS output_price
@@ -37,13 +36,13 @@ export async function loadTimelineInput(db: DbOrTx, viewId: number, modelId: str
         JOIN "EndpointVersion" v ON v.id = s."versionId"
        WHERE p."modelId" = ${modelId} AND p.ok AND p."observedAt" >= ${start} AND p."observedAt" <= ${to}
        ORDER BY s."observedAt", e.tag`,
-    () => db.savedViewRevision.findMany({ where: { viewId }, orderBy: [{ validFrom: "asc" }, { id: "asc" }] }),
-    () => db.probeRun.findMany({
+    db.savedViewRevision.findMany({ where: { viewId }, orderBy: [{ validFrom: "asc" }, { id: "asc" }] }),
+    db.probeRun.findMany({
       where: { modelId, status: "done", finishedAt: { not: null } },
       orderBy: [{ finishedAt: "asc" }, { id: "asc" }],
       select: { id: true, finishedAt: true, results: { select: { tag: true, verdict: true, reason: true } } },
     }),
-    () => db.knownQuantization.findMany({ where: { modelId }, select: { tag: true, quantization: true } }),
+    db.knownQuantization.findMany({ where: { modelId }, select: { tag: true, quantization: true } }),
   ]);
   const polls: TimelineInput["polls"] = [];
   for (const s of samples) {

@@ -1,6 +1,5 @@
 import "server-only";
 import type { Db, DbOrTx } from "../db/engines";
-import { readTogether } from "../db/one-connection";
 import { listKnownQuantizations, type KnownQuantizationEntry } from "../known-quantization";
 import { buildRoutingExport, type RoutingExport } from "../routing/export";
 import { evaluateRules, type Verdict } from "../rules/evaluate";
@@ -32,11 +31,7 @@ type LinkParams = Record<string, string | string[] | undefined> | URLSearchParam
 
 /** The stored facts of a model the comparison is decided on, or null when it is not watched. */
 export async function readComparisonData(db: DbOrTx, modelId: string): Promise<ComparisonData | null> {
-  const [snapshot, known, probes] = await readTogether(db, [
-    () => latestProviders(db, modelId),
-    () => listKnownQuantizations(db, modelId),
-    () => latestVerdicts(db, modelId),
-  ]);
+  const [snapshot, known, probes] = await Promise.all([latestProviders(db, modelId), listKnownQuantizations(db, modelId), latestVerdicts(db, modelId)]);
   return snapshot ? { snapshot, known, probes } : null;
 }
 

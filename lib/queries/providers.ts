@@ -1,6 +1,5 @@
 import "server-only";
 import type { Db, DbOrTx } from "../db/engines";
-import { readTogether } from "../db/one-connection";
 import { priceString } from "../money";
 import { findWatchedModel } from "./models";
 
@@ -56,13 +55,12 @@ interface SampleRow {
 export async function latestProviders(db: DbOrTx, modelId: string): Promise<ProvidersSnapshot | null> {
   const model = await findWatchedModel(db, modelId);
   if (!model) return null;
-  const [lastGood, lastAny] = await readTogether(db, [
-    () => db.modelPoll.findFirst({ where: { modelId, ok: true }, orderBy: { startedAt: "desc" } }),
-    () =>
-      db.modelPoll.findFirst({
-        where: { modelId, OR: [{ errorKind: null }, { errorKind: { not: "skipped" } }] },
-        orderBy: { startedAt: "desc" },
-      }),
+  const [lastGood, lastAny] = await Promise.all([
+    db.modelPoll.findFirst({ where: { modelId, ok: true }, orderBy: { startedAt: "desc" } }),
+    db.modelPoll.findFirst({
+      where: { modelId, OR: [{ errorKind: null }, { errorKind: { not: "skipped" } }] },
+      orderBy: { startedAt: "desc" },
+    }),
   ]);
   const lastFailure =
     lastAny && !lastAny.ok

@@ -1,7 +1,6 @@
 import "server-only";
 import Decimal from "decimal.js";
 import type { Db, DbOrTx } from "../db/engines";
-import { readTogether } from "../db/one-connection";
 import { centsUsd, exactUsd } from "../money";
 import type { BudgetSetting } from "./budget";
 import { DEFAULT_BUDGET_USD } from "./budget";
@@ -59,13 +58,13 @@ export async function spendOverview(db: DbOrTx, setting: BudgetSetting | null, n
   const empty: SpendOverview = { budget, snapshots: counts.n, latest: null, baseline: null, spent: null, remaining: null, spentExact: null, remainingExact: null, burn: null, burnPending: null, runOut: null };
   if (counts.n === 0) return empty;
 
-  const [[latestRow], [baselineRow]] = await readTogether(db, [
-    () => db.$queryRaw<LatestRow[]>`
+  const [[latestRow], [baselineRow]] = await Promise.all([
+    db.$queryRaw<LatestRow[]>`
       SELECT "observedAt" AS at, usage::text AS usage, "limit"::text AS lim, "limitRemaining"::text AS lim_rem,
              "totalCredits"::text AS credits, "totalUsage"::text AS credits_usage
         FROM "SpendSnapshot" WHERE "observedAt" <= ${now}
        ORDER BY "observedAt" DESC, id DESC LIMIT 1`,
-    () => db.$queryRaw<Array<{ at: Date; usage: string; exact: boolean }>>`
+    db.$queryRaw<Array<{ at: Date; usage: string; exact: boolean }>>`
       SELECT "observedAt" AS at, usage::text AS usage, ("observedAt" <= ${startAt}) AS exact
         FROM "SpendSnapshot" WHERE "observedAt" <= ${now}
        ORDER BY ("observedAt" <= ${startAt}) DESC,
