@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase, type OpenedDb } from "../lib/db/engines";
@@ -6,7 +6,11 @@ import { openScratchServerDb } from "../tests/helpers/db";
 
 // What every database benchmark does around its own measurement: run it on a fresh embedded
 // folder, then on a scratch database of the PostgreSQL server when one is named (DATABASE_URL or
-// TEST_DATABASE_URL), print the report and write it under bench/.
+// TEST_DATABASE_URL), print the report and write it under bench/. What the file holds from the
+// line HISTORY_MARKER on (measurements written up by hand: before and after a change, ten million
+// records) is kept below the new report.
+
+export const HISTORY_MARKER = "<!-- Written up by hand below this line: the bench keeps it. -->";
 
 export const benchServerUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || "";
 /** BENCH_ENGINES=server or =embedded runs one engine only (a large provenance run on the server alone). */
@@ -47,6 +51,8 @@ export async function benchOnEngines<R>(options: {
   }
   const markdown = options.report(results);
   console.log("\n" + markdown);
-  writeFileSync(options.output, markdown + "\n");
+  const before = existsSync(options.output) ? readFileSync(options.output, "utf8") : "";
+  const history = before.includes(HISTORY_MARKER) ? before.slice(before.indexOf(HISTORY_MARKER)) : "";
+  writeFileSync(options.output, markdown + "\n" + (history ? `\n${history}` : ""));
   console.log(`\nwritten to ${options.output}`);
 }
