@@ -43,6 +43,8 @@ interface Result {
   exportMs: number;
   exportIds: number;
   exportRssGrowthMiB: number;
+  /** The judgements' size on disk after the import (rows, indexes and their details), MiB. */
+  judgementsMiB: number;
   byClass: Record<string, number>;
 }
 
@@ -81,11 +83,13 @@ async function runOn(engine: string, opened: OpenedDb): Promise<Result> {
     // A full re-judgement that changes nothing (the facts are the import's: every stored judgement
     // stands, nothing is written), then one that writes every record (its stored digests cleared,
     // as when a fact changes the judgement of every generation).
+    const [size] = await db.$queryRaw<Array<{ bytes: bigint }>>`
+      SELECT (pg_total_relation_size('"ProvenanceJudgement"') + pg_total_relation_size('"ProvenanceDetail"'))::bigint AS bytes`;
     let t = performance.now();
     const full = await rejudge(db, {});
     const rejudgeMs = performance.now() - t;
     if (full.written !== 0) throw new Error(`a re-judgement of unchanged facts wrote ${full.written} judgements`);
-    await db.$executeRaw`UPDATE "ProvenanceJudgement" SET digest = NULL`;
+    await db.$executeRaw`UPDATE "ProvenanceJudgement" SET detail = 'stale'`;
     t = performance.now();
     const rewritten = await rejudge(db, {});
     const rewriteMs = performance.now() - t;
@@ -127,6 +131,7 @@ async function runOn(engine: string, opened: OpenedDb): Promise<Result> {
       exportMs,
       exportIds: ids,
       exportRssGrowthMiB: (peak - rssBefore) / 1024 / 1024,
+      judgementsMiB: Number(size.bytes) / 1024 / 1024,
       byClass: full.byClass,
     };
   } finally {
@@ -140,11 +145,11 @@ function report(results: Result[]): string {
     "",
     `Measured by \`npm run bench\` (provenance part, \`scripts/bench-provenance.ts\`) on ${new Date().toISOString().slice(0, 10)}, on the project's 2-core machine (shared: figures are indicative). Synthetic records (made up), ${RECORDS.toLocaleString("en-US")} per engine, ${PROVIDERS.length} providers (one a leak), ${DATASETS.length} datasets and ${DAYS} days, judged under one saved view over 3 polls of the replica. Import includes parsing, inserting and judging each file's records.`,
     "",
-    "| engine | records | import (records/s) | full re-judgement, nothing changed | full re-judgement, every record written | page's datasets and summary (tally groups / rows) | export of the largest class | export RSS growth |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| engine | records | import (records/s) | full re-judgement, nothing changed | full re-judgement, every record written | page's datasets and summary (tally groups / rows) | export of the largest class | export RSS growth | judgements stored |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...results.map(
       (r) =>
-        `| ${r.engine} | ${r.records.toLocaleString("en-US")} | ${Math.round(r.importPerSecond).toLocaleString("en-US")} (${(r.importMs / 1000).toFixed(1)} s) | ${(r.rejudgeMs / 1000).toFixed(1)} s | ${(r.rewriteMs / 1000).toFixed(1)} s | ${Math.round(r.summaryMs)} ms (${r.tallyGroups} / ${r.tallyRows}) | ${r.exportIds.toLocaleString("en-US")} ids in ${(r.exportMs / 1000).toFixed(1)} s | ${r.exportRssGrowthMiB.toFixed(0)} MiB |`,
+        `| ${r.engine} | ${r.records.toLocaleString("en-US")} | ${Math.round(r.importPerSecond).toLocaleString("en-US")} (${(r.importMs / 1000).toFixed(1)} s) | ${(r.rejudgeMs / 1000).toFixed(1)} s | ${(r.rewriteMs / 1000).toFixed(1)} s | ${Math.round(r.summaryMs)} ms (${r.tallyGroups} / ${r.tallyRows}) | ${r.exportIds.toLocaleString("en-US")} ids in ${(r.exportMs / 1000).toFixed(1)} s | ${r.exportRssGrowthMiB.toFixed(0)} MiB | ${r.judgementsMiB.toFixed(0)} MiB |`,
     ),
     "",
     `Classes: ${results.map((r) => `${r.engine}: ${Object.entries(r.byClass).map(([c, n]) => `${c} ${n.toLocaleString("en-US")}`).join(", ")}`).join("; ")}.`,

@@ -47,6 +47,7 @@ export async function judgementOf(db: Db, id: string) {
   const record = await db.usageRecord.findUnique({ where: { dedupeKey: key }, include: { judgement: true } });
   if (!record) return null;
   const j = record.judgement;
+  const detail = j ? await db.provenanceDetail.findUnique({ where: { digest: j.detail } }) : null;
   // A pass that came to the same judgement wrote nothing but its dataset's time.
   const pass = await db.provenanceComputed.findUnique({ where: { dataset: record.dataset ?? "" } });
   const computedAt = j ? new Date(Math.max(j.judgedAt.getTime(), pass?.computedAt.getTime() ?? 0)).toISOString() : null;
@@ -56,14 +57,14 @@ export async function judgementOf(db: Db, id: string) {
     dataset: record.dataset,
     occurredAt: record.occurredAt?.toISOString() ?? null,
     class: j?.class ?? null,
-    tag: j?.tag ?? null,
-    ambiguous: j?.ambiguous ?? false,
-    reasons: j?.reasons ?? [],
-    verdictBefore: j?.verdictBefore ?? null,
-    verdictAfter: j?.verdictAfter ?? null,
-    included: j?.included ?? null,
-    status: j?.status ?? null,
-    quantization: j?.quantization ?? null,
+    tag: detail?.tag ?? null,
+    ambiguous: detail?.ambiguous ?? false,
+    reasons: detail?.reasons ?? [],
+    verdictBefore: detail?.verdictBefore ?? null,
+    verdictAfter: detail?.verdictAfter ?? null,
+    included: detail?.included ?? null,
+    status: detail?.status ?? null,
+    quantization: detail?.quantization ?? null,
     computedAt,
   };
 }

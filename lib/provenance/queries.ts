@@ -118,18 +118,20 @@ export interface ExportRow {
 /**
  * The generations of one class (and dataset), in id-ordered pages: the export streams these, so
  * memory holds one page whatever the total. The id is the generation id the pipeline recorded, or
- * the record's dedupe key (sha256:…) when it recorded none.
+ * the record's dedupe key (sha256:…) when it recorded none. `withDetails`: the tag and reasons
+ * (from ProvenanceDetail) too; the list of ids needs neither.
  */
 // (r.id > last as well as j."recordId" > last: PostgreSQL does not carry the bound across the
 // join, and a merge join would read the records from their start for every page.)
-export async function* exportRows(db: Db, cls: ProvenanceClass, dataset: string | null, withReasons = true, pageSize = 5_000): AsyncGenerator<ExportRow[]> {
+export async function* exportRows(db: Db, cls: ProvenanceClass, dataset: string | null, withDetails = true, pageSize = 5_000): AsyncGenerator<ExportRow[]> {
   let last = 0;
   const filter = datasetFilter(dataset);
   for (;;) {
     const rows = await db.$queryRaw<Array<{ rid: number; key: string; dataset: string | null; provider: string; tag: string | null; occurred_at: Date | null; reasons: string[] }>>`
-      SELECT j."recordId" AS rid, r."dedupeKey" AS key, r.dataset, r.provider, j.tag, r."occurredAt" AS occurred_at,
-             ${withReasons ? Prisma.sql`j.reasons` : Prisma.sql`ARRAY[]::text[]`} AS reasons
+      SELECT j."recordId" AS rid, r."dedupeKey" AS key, r.dataset, r.provider, r."occurredAt" AS occurred_at,
+             ${withDetails ? Prisma.sql`d.tag, d.reasons` : Prisma.sql`NULL::text AS tag, ARRAY[]::text[] AS reasons`}
         FROM "ProvenanceJudgement" j JOIN "UsageRecord" r ON r.id = j."recordId"
+        ${withDetails ? Prisma.sql`JOIN "ProvenanceDetail" d ON d.digest = j.detail` : Prisma.empty}
        WHERE j.class = ${cls} AND j."recordId" > ${last} AND r.id > ${last} ${filter}
        ORDER BY j."recordId"
        LIMIT ${pageSize}`;

@@ -9,9 +9,9 @@ import { loadTimelineInput } from "./load";
 import { compactProvenanceTally } from "./tally";
 import { buildTimeline, spanJudge, type Timeline } from "./timeline";
 
-// Judges imported generations and stores each one's class (ProvenanceJudgement, one row per usage
-// record, written when its judgement changes; ProvenanceComputed says when each dataset was last
-// computed). Records are read and written in
+// Judges imported generations and stores each one's class (ProvenanceJudgement, one narrow row per
+// usage record, written when its judgement changes, pointing at the judgement's details, stored once
+// in ProvenanceDetail; ProvenanceComputed says when each dataset was last computed). Records are read and written in
 // id-ordered batches, so memory stays bounded however many there are; each view's timeline is
 // built once per pass from the facts over the span its records cover, and each time span between
 // two of its facts is judged once (spanJudge). An import judges its new records as it inserts
@@ -86,12 +86,14 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: Rejudge
   let writes = 0;
   const datasets = new Set<string>();
   let last = 0;
+  const stored = new Set<string>();
   for (;;) {
     const batch = await db.$queryRaw<
-      Array<{ id: number; provider: string | null; tag: string | null; model_id: string | null; occurred_at: Date | null; dataset: string; view_id: number | null; lookup_state: string | null; lookup_attempts: number | null; lookup_error: string | null; digest: string | null }>
+      Array<{ id: number; provider: string | null; tag: string | null; model_id: string | null; occurred_at: Date | null; dataset: string; view_id: number | null; lookup_state: string | null; lookup_attempts: number | null; lookup_error: string | null; detail: string | null; judged_view: number | null }>
     >`
       SELECT r.id, r.provider, r.tag, r."modelId" AS model_id, r."occurredAt" AS occurred_at, COALESCE(r.dataset, '') AS dataset, ${VIEW_OF} AS view_id,
-             l.state AS lookup_state, l.attempts AS lookup_attempts, l."lastError" AS lookup_error, pj.digest
+             l.state AS lookup_state, l.attempts AS lookup_attempts, l."lastError" AS lookup_error,
+             pj.detail, pj."viewId" AS judged_view
         ${FROM}
         -- The bound on each joined table's key too: PostgreSQL does not carry r.id > last across
         -- the join, and a merge join would read each table from its start for every batch
@@ -116,16 +118,15 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: Rejudge
       });
       byClass[j.class]++;
       datasets.add(r.dataset);
-      const d = storedDigest(j, r.view_id);
-      if (d === r.digest) continue;
-      pairs.push({ recordId: r.id, judgement: j, viewId: r.view_id, digest: d });
+      if (r.detail === digestOf(j) && r.judged_view === r.view_id) continue;
+      pairs.push({ recordId: r.id, judgement: j, viewId: r.view_id });
     }
     judged += batch.length;
     last = batch[batch.length - 1].id;
     if (pairs.length > 0) {
       // The tally's triggers add a few rows a batch; folding them now and then keeps the page's read short.
       if (++writes % COMPACT_EVERY === 0) await compactProvenanceTally(db);
-      written += await writeJudgements(db, pairs, computedAt, { lockRecords: true });
+      written += await writeJudgements(db, pairs, computedAt, { lockRecords: true, stored });
     }
     await options.onProgress?.(judged, total);
   }
@@ -165,50 +166,53 @@ interface JudgementWrite {
   recordId: number;
   judgement: Judgement;
   viewId: number | null;
-  /** storedDigest(judgement, viewId): a later pass that comes to the same writes nothing. */
-  digest: string;
-}
-
-/** What ProvenanceJudgement.digest holds for a judgement under a view. */
-function storedDigest(j: Judgement, viewId: number | null): string {
-  return `${digestOf(j)}:${viewId ?? ""}`;
 }
 
 /**
- * Writes judgements (insert, or update of a stored one), each distinct judgement sent once with the
- * records that share it. `lockRecords`: the records are locked (FOR SHARE) first, so that a lookup
+ * Writes judgements (insert, or update of a stored one), each distinct judgement's details stored
+ * once (ProvenanceDetail, keyed by digestOf: `stored` holds those this pass has written, which it
+ * does not send again) and each record's row pointing at them. `lockRecords`: the records are locked (FOR SHARE) first, so that a lookup
  * that changes a record at the same time either commits first (its change is seen by the tally's
  * trigger here) or waits for this, and the tally never counts a record twice; a record deleted
  * meanwhile is skipped (and not counted as written). Records inserted by the caller's own
  * transaction, which nobody else sees yet, need no lock. Returns the rows written.
  */
-async function writeJudgements(db: DbOrTx, writes: readonly JudgementWrite[], computedAt: Date, options: { lockRecords: boolean }): Promise<number> {
+async function writeJudgements(
+  db: DbOrTx,
+  writes: readonly JudgementWrite[],
+  computedAt: Date,
+  options: { lockRecords: boolean; stored: Set<string> },
+): Promise<number> {
   const distinct = new Map<Judgement, number>();
   const pairs = writes.map((w) => {
     let index = distinct.get(w.judgement);
     if (index === undefined) distinct.set(w.judgement, (index = distinct.size));
-    return { r: w.recordId, j: index, v: w.viewId, d: w.digest };
+    return { r: w.recordId, j: index, v: w.viewId };
   });
-  const judgements = [...distinct.keys()].map((j, i) => ({ i, ...columns(j) }));
+  const judgements = [...distinct.keys()].map((j, i) => ({ i, c: j.class, d: digestOf(j) }));
+  const details = [...distinct.keys()].filter((j) => !options.stored.has(digestOf(j))).map((j) => ({ d: digestOf(j), ...columns(j) }));
+  if (details.length > 0) {
+    // In the caller's transaction: a detail is visible once the judgements that point at it are.
+    await db.$executeRaw`
+      INSERT INTO "ProvenanceDetail" (digest, class, tag, ambiguous, reasons, "verdictBefore", "verdictAfter", included, status, quantization)
+      SELECT x.d, x.class, x.tag, x.ambiguous, ARRAY(SELECT jsonb_array_elements_text(x.reasons)), x."verdictBefore", x."verdictAfter", x.included, x.status, x.quantization
+        FROM jsonb_to_recordset(${JSON.stringify(details)}::jsonb) AS x(d text, class text, tag text, ambiguous boolean, reasons jsonb,
+             "verdictBefore" text, "verdictAfter" text, included boolean, status int, quantization text)
+      ON CONFLICT (digest) DO NOTHING`;
+    for (const d of details) options.stored.add(d.d);
+  }
   const locked = options.lockRecords
     ? Prisma.sql`, locked AS (SELECT id FROM "UsageRecord" WHERE id IN (SELECT r FROM p) FOR SHARE)`
     : Prisma.empty;
   const joinLocked = options.lockRecords ? Prisma.sql`JOIN locked ON locked.id = p.r` : Prisma.empty;
   return db.$executeRaw`
-    WITH p AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p(r int, j int, v int, d text))
+    WITH p AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p(r int, j int, v int))
     ${locked},
-    j AS (
-      SELECT x.i, x.class, x.tag, x.ambiguous, ARRAY(SELECT jsonb_array_elements_text(x.reasons)) AS reasons,
-             x."verdictBefore", x."verdictAfter", x.included, x.status, x.quantization
-        FROM jsonb_to_recordset(${JSON.stringify(judgements)}::jsonb) AS x(i int, class text, tag text, ambiguous boolean, reasons jsonb,
-             "verdictBefore" text, "verdictAfter" text, included boolean, status int, quantization text))
-    INSERT INTO "ProvenanceJudgement" ("recordId", "class", "tag", "ambiguous", "reasons", "viewId", "verdictBefore", "verdictAfter", "included", "status", "quantization", "judgedAt", "digest")
-    SELECT p.r, j.class, j.tag, j.ambiguous, j.reasons, p.v, j."verdictBefore", j."verdictAfter", j.included, j.status, j.quantization, ${computedAt}, p.d
+    j AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(judgements)}::jsonb) AS j(i int, c text, d text))
+    INSERT INTO "ProvenanceJudgement" ("recordId", "class", "viewId", "detail", "judgedAt")
+    SELECT p.r, j.c, p.v, j.d, ${computedAt}
       FROM p JOIN j ON j.i = p.j ${joinLocked}
-    ON CONFLICT ("recordId") DO UPDATE SET class = EXCLUDED.class, tag = EXCLUDED.tag, ambiguous = EXCLUDED.ambiguous,
-           reasons = EXCLUDED.reasons, "viewId" = EXCLUDED."viewId", "verdictBefore" = EXCLUDED."verdictBefore",
-           "verdictAfter" = EXCLUDED."verdictAfter", included = EXCLUDED.included, status = EXCLUDED.status,
-           quantization = EXCLUDED.quantization, "judgedAt" = EXCLUDED."judgedAt", digest = EXCLUDED.digest`;
+    ON CONFLICT ("recordId") DO UPDATE SET class = EXCLUDED.class, "viewId" = EXCLUDED."viewId", detail = EXCLUDED.detail, "judgedAt" = EXCLUDED."judgedAt"`;
 }
 
 /** Every dataset a pass judged was computed then, whether or not a class changed. */
@@ -302,6 +306,7 @@ export async function judgeNewRecords(
   let judgeOf: ReturnType<typeof spanJudge> | null = null;
   const known = new Set(rows.map((v) => v.id));
   const datasets = new Set<string>();
+  const stored = new Set<string>();
   let written = 0;
   return {
     async batch(records) {
@@ -320,9 +325,9 @@ export async function judgeNewRecords(
           lookup: r.awaitsLookup ? { state: "pending", attempts: 0, error: null } : undefined,
         });
         datasets.add(r.dataset ?? "");
-        return { recordId: r.id, judgement, viewId, digest: storedDigest(judgement, viewId) };
+        return { recordId: r.id, judgement, viewId };
       });
-      const n = await writeJudgements(db, writes, computedAt, { lockRecords: false });
+      const n = await writeJudgements(db, writes, computedAt, { lockRecords: false, stored });
       written += n;
       return n;
     },
@@ -333,7 +338,7 @@ export async function judgeNewRecords(
   };
 }
 
-/** A short hash of a judgement's stored columns (computed once per judgement object). */
+/** A short hash of a judgement's details (computed once per judgement object): ProvenanceDetail's key. */
 const digests = new WeakMap<Judgement, string>();
 function digestOf(j: Judgement): string {
   let d = digests.get(j);

@@ -14,6 +14,7 @@ import { seedWatchedModels } from "@/lib/watched-models";
 import { injectFault, lagGenerations, startReplica, type Replica } from "@/replica/server";
 import { engines } from "../helpers/db";
 import { countedFromRecords, keptByTally } from "../helpers/tally-judge";
+import { storedReasons } from "../helpers/stored-reasons";
 
 // Issue 21, item 4: a pipeline kept only its generation ids. Routeboard imports them as "awaiting
 // lookup", looks each up in the replica's GET /generation through the real client, and judges it.
@@ -41,13 +42,15 @@ describe.each(engines)("generation lookups on the $name engine", (engine) => {
   let sequence = 0;
   const UNKNOWN = "gen-1999999999-neverserved";
 
-  const classes = async () =>
-    Object.fromEntries(
+  const classes = async () => {
+    const reasonsOf = await storedReasons(opened.db);
+    return Object.fromEntries(
       (await opened.db.usageRecord.findMany({ where: { dataset: "B7" }, include: { judgement: true } })).map((r) => [
         r.dedupeKey.slice(3),
-        { class: r.judgement?.class, reasons: (r.judgement?.reasons ?? []).join("\n"), record: r },
+        { class: r.judgement?.class, reasons: reasonsOf(r.judgement).join("\n"), record: r },
       ]),
     );
+  };
 
   beforeAll(async () => {
     [opened, replica] = await Promise.all([engine.open(), startReplica()]);

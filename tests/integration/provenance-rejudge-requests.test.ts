@@ -11,6 +11,7 @@ import { importUsage } from "@/lib/usage/import";
 import { seedWatchedModels } from "@/lib/watched-models";
 import { startReplica, type Replica } from "@/replica/server";
 import { engines } from "../helpers/db";
+import { storedReasons } from "../helpers/stored-reasons";
 
 // A re-judgement is a durable request (lib/provenance/rejudge-requests.ts): a fact that changes
 // classes asks for it before (or with) the change, so a process that dies mid-pass, or a pass that
@@ -26,8 +27,10 @@ describe.each(engines)("re-judgement requests on the $name engine", (engine) => 
   let replica: Replica;
 
   /** The stored reasons of every Novita generation, joined: whether they cite the team's note. */
-  const novitaReasons = async () =>
-    (await opened.db.usageRecord.findMany({ where: { provider: "Novita" }, include: { judgement: true } })).map((r) => (r.judgement?.reasons ?? []).join("\n"));
+  const novitaReasons = async () => {
+    const reasonsOf = await storedReasons(opened.db);
+    return (await opened.db.usageRecord.findMany({ where: { provider: "Novita" }, include: { judgement: true } })).map((r) => reasonsOf(r.judgement).join("\n"));
+  };
   const rows = () => opened.db.provenanceRejudge.findMany();
   const later = (ms: number) => () => new Date(Date.now() + ms);
 

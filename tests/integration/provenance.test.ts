@@ -18,6 +18,7 @@ import { seedWatchedModels } from "@/lib/watched-models";
 import { requantizeReplica, startReplica, type Replica } from "@/replica/server";
 import { engines } from "../helpers/db";
 import { countedFromRecords, keptByTally } from "../helpers/tally-judge";
+import { storedReasons } from "../helpers/stored-reasons";
 
 // Issue 21 end to end: a pipeline generates through the real client against the replica, under a
 // saved view chosen for its dataset, while the facts move: a probe finds Chutes and Parasail
@@ -79,10 +80,12 @@ describe.each(engines)("provenance of a pipeline's generations on the $name engi
     }
     return out;
   };
-  const classes = async () =>
-    Object.fromEntries(
-      (await opened.db.usageRecord.findMany({ include: { judgement: true } })).map((r) => [r.dedupeKey.slice(3), { class: r.judgement?.class, reasons: r.judgement?.reasons ?? [], at: r.judgement?.judgedAt.getTime() }]),
+  const classes = async () => {
+    const reasonsOf = await storedReasons(opened.db);
+    return Object.fromEntries(
+      (await opened.db.usageRecord.findMany({ include: { judgement: true } })).map((r) => [r.dedupeKey.slice(3), { class: r.judgement?.class, reasons: reasonsOf(r.judgement), at: r.judgement?.judgedAt.getTime() }]),
     );
+  };
   const check = async (list: Generated[]) => {
     const got = await classes();
     for (const g of list) {
