@@ -33,7 +33,7 @@ export function benchVariants(): BenchVariant[] {
   }));
 }
 
-export function planEndpoint(p: (typeof kimiK25.providers)[number]): PlanEndpoint {
+function planEndpoint(p: (typeof kimiK25.providers)[number]): PlanEndpoint {
   return { tag: p.tag, provider: p.provider, inputPricePerM: p.inputPerM, outputPricePerM: p.outputPerM, supportsLogprobs: true };
 }
 
@@ -61,11 +61,15 @@ export function benchEndpoints(): {
   };
 }
 
-/** One run over all 11 of Kimi K2.5's recorded endpoints, as the replica serves them (the reference and 10 others). */
-export function kimiDefaultRun(prompts: ProbePrompt[], settings: ProbeModelSettings): { endpoints: number; requests: number; skipped: number; costUsd: string; spanMs: number; results: EndpointResult[] } {
+/**
+ * One run over all 11 of Kimi K2.5's recorded endpoints, as the replica serves them (the reference
+ * and 10 others); `state` sets behaviours of the replica's own (a reference that answers a prefill
+ * as a new turn, say).
+ */
+export function kimiDefaultRun(prompts: ProbePrompt[], settings: ProbeModelSettings, state: ChatState = freshChatState()): { endpoints: number; requests: number; skipped: number; costUsd: string; spanMs: number; results: EndpointResult[] } {
   const all = kimiK25.providers.map((p) => ({ ...planEndpoint(p), supportsLogprobs: chatBehaviour(p.tag).logprobs }));
   const reference = all.find((e) => e.tag === "moonshotai/int4") as PlanEndpoint;
   const endpoints = all.filter((e) => e !== reference);
-  const out = runProbeInProcess({ modelId: "moonshotai/kimi-k2.5", prompts, reference, endpoints, state: freshChatState(), seed: 1, deltaNats: settings.deltaNats, sampler: settings.sampler });
+  const out = runProbeInProcess({ modelId: "moonshotai/kimi-k2.5", prompts, reference, endpoints, state, seed: 1, deltaNats: settings.deltaNats, sampler: settings.sampler });
   return { endpoints: endpoints.length, requests: out.requests, skipped: out.skipped, costUsd: new Decimal(out.costUsd).toFixed(4), spanMs: out.spanMs, results: out.results };
 }

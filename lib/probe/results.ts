@@ -112,6 +112,18 @@ function resultsOnPrompts(run: RunFacts, answers: AnswerRow[], settings: LookSet
   for (const a of answers) {
     if (a.tag === run.referenceTag && a.role === "reference" && !a.cut && valid(a) && a.promptTokens !== null && !referenceTokens.has(a.promptIndex)) referenceTokens.set(a.promptIndex, a.promptTokens);
   }
+  // The reference's answers per method, gathered once: the same array for every endpoint, so a
+  // method computes what depends only on the reference once per look (compareLogprobs).
+  const referenceAnswers = new Map<string, ReturnType<typeof of>>();
+  const referenceOf = (method: string) => {
+    let answers = referenceAnswers.get(method);
+    if (!answers) {
+      // The reference's drafts too: the on-policy reads check that the reference continues them.
+      answers = [...of(run.referenceTag, "reference", method), ...of(run.referenceTag, "reference-repeat", method), ...of(run.referenceTag, DRAFT_ROLE, method)];
+      referenceAnswers.set(method, answers);
+    }
+    return answers;
+  };
   const evidence: EndpointEvidence[] = [];
   const extras: Array<Pick<EndpointResult, "provider" | "servedBy" | "costUsd">> = [];
   const all = [{ tag: run.referenceTag, provider: run.referenceProvider, method: null }, ...run.endpoints];
@@ -141,8 +153,7 @@ function resultsOnPrompts(run: RunFacts, answers: AnswerRow[], settings: LookSet
         runId: run.id,
         deltaNats: run.deltaNats,
         confidence: settings.confidence,
-        // The reference's drafts too: the on-policy reads check that the reference continues them.
-        reference: [...of(run.referenceTag, "reference", method.name), ...of(run.referenceTag, "reference-repeat", method.name), ...of(run.referenceTag, DRAFT_ROLE, method.name)],
+        reference: referenceOf(method.name),
         endpoint: of(endpoint.tag, "endpoint", method.name),
       });
     }

@@ -3,8 +3,8 @@ import { defaultProbePrompts } from "@/lib/probe/prompts";
 import { orderForSending, planProbe, type PlanEndpoint } from "@/lib/probe/plan";
 import { probeSettingsFor } from "@/lib/probe/settings";
 import { lookCount, orderInWaves, sequentialDesign, skipAfterLook, waveOf } from "@/lib/probe/sequential";
-import { kimiDefaultRun, planEndpoint } from "@/replica/bench-worlds";
-import { chatBehaviour, freshChatState } from "@/replica/chat";
+import { kimiDefaultRun } from "@/replica/bench-worlds";
+import { freshChatState } from "@/replica/chat";
 import { kimiK25 } from "@/replica/data/kimi-k2.5";
 import { BATCH_NOISE, variant } from "@/replica/lm";
 import { runProbeInProcess } from "@/replica/probe-harness";
@@ -167,11 +167,9 @@ describe("a run that needs its second look", () => {
 describe("a reference that answers a prefilled assistant message as a new turn", () => {
   it("is recognised from its own drafts, and no endpoint is read on-policy: each says why", () => {
     const settings = probeSettingsFor("moonshotai/kimi-k2.5");
-    const all = kimiK25.providers.map((p) => ({ ...planEndpoint(p), supportsLogprobs: chatBehaviour(p.tag).logprobs }));
-    const reference = all.find((e) => e.tag === "moonshotai/int4") as PlanEndpoint;
     const state = freshChatState();
     state.overrides["moonshotai/int4"] = { prefill: "new-turn" };
-    const run = runProbeInProcess({ modelId: "moonshotai/kimi-k2.5", prompts: defaultProbePrompts(), reference, endpoints: all.filter((e) => e !== reference), state, seed: 1, deltaNats: settings.deltaNats, sampler: settings.sampler });
+    const run = kimiDefaultRun(defaultProbePrompts(), settings, state);
     const byTag = new Map(run.results.map((r) => [r.tag, r]));
     // Over 20 seeds of this run the reference's reads after the cut started with its draft's token
     // on 10 of 820 prompts (a continuing reference: 815 of 820); the rule needs half.

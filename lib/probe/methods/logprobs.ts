@@ -223,11 +223,22 @@ function chronological(replicates: Replicate[]): Replicate[] {
   return [...replicates].sort((a, b) => a.answeredAt - b.answeredAt || a.order - b.order);
 }
 
+/** The reference's side of a comparison, the same for every endpoint: computed once per answers array. */
+const referenceSides = new WeakMap<MethodAnswer[], { refByPrompt: Map<number, Replicate[]>; referenceCheck: ReferencePrefill | undefined }>();
+function referenceSide(reference: MethodAnswer[]) {
+  let side = referenceSides.get(reference);
+  if (!side) {
+    const drafts = reference.filter((a) => a.role === DRAFT_ROLE);
+    const refByPrompt = byPrompt(reference.filter((a) => a.role !== DRAFT_ROLE));
+    side = { refByPrompt, referenceCheck: drafts.length > 0 ? referencePrefill(drafts, refByPrompt) : undefined };
+    referenceSides.set(reference, side);
+  }
+  return side;
+}
+
 export function compareLogprobs(reference: MethodAnswer[], endpoint: MethodAnswer[], deltaNats: number, topLogprobs = 20, confidence = 0.95): DivergenceEvidence | null {
-  const drafts = reference.filter((a) => a.role === DRAFT_ROLE);
-  const refByPrompt = byPrompt(reference.filter((a) => a.role !== DRAFT_ROLE));
+  const { refByPrompt, referenceCheck } = referenceSide(reference);
   const endByPrompt = byPrompt(endpoint);
-  const referenceCheck = drafts.length > 0 ? referencePrefill(drafts, refByPrompt) : undefined;
   const own = prefillBehaviour(refByPrompt, endByPrompt);
   // A reference that answers the prefix as a new turn has no on-policy positions to compare with.
   const prefill: PrefillBehaviour =
