@@ -6,7 +6,7 @@ import { REPLICA_MODELS, modelEndpoints, perToken, type Patch } from "./endpoint
 import { applyDrift, createDrift, type DriftOptions, type DriftState } from "./drift";
 import { CHAT_PATH, chatFaultPath, completeChat, freshChatState, readChatBody, requantize, type ChatBehaviour, type ChatState } from "./chat";
 import { freshAccount, handleAccountRequest, type ActivityBilling, isAccountChat, minimalChatCompletion, type AccountState } from "./keys";
-import { WEIGHT_FORMATS, type WeightFormat } from "./lm/types";
+import { PREFILL_BEHAVIOURS, WEIGHT_FORMATS, type PrefillBehaviour, type WeightFormat } from "./lm/types";
 import { GENERATION_PATH, answerGeneration, freshGenerationState, type GenerationState } from "./generation";
 
 export { REPLICA_MODELS, endpointJson, modelEndpoints, type Patch } from "./endpoints";
@@ -244,14 +244,24 @@ export async function startReplica(port = 0, host = "127.0.0.1", options: Replic
       return send(res, 200, { ok: true });
     }
     if (path === "/__replica/behaviour") {
-      // Turns an endpoint's fallback quirk (chat.ts: every n-th answer from another provider,
-      // whatever the routing preferences say) off with {tag, fallback: null}, or sets it.
+      // Sets an endpoint's fallback quirk (chat.ts: every n-th answer from another provider,
+      // whatever the routing preferences say; null turns it off) and how it answers a prefilled
+      // assistant message (continues it, answers it as a new turn, or refuses it), each when given.
       const tag = String(body.tag);
-      const fallback = body.fallback as ChatBehaviour["fallback"];
-      if (fallback !== null && !(typeof fallback === "object" && typeof fallback.every === "number" && typeof fallback.providerTag === "string")) {
-        return send(res, 400, { error: "fallback must be null or {every, providerTag}" });
+      const change: Partial<ChatBehaviour> = {};
+      if ("fallback" in body) {
+        const fallback = body.fallback as ChatBehaviour["fallback"];
+        if (fallback !== null && !(typeof fallback === "object" && typeof fallback.every === "number" && typeof fallback.providerTag === "string")) {
+          return send(res, 400, { error: "fallback must be null or {every, providerTag}" });
+        }
+        change.fallback = fallback;
       }
-      state.chat.overrides[tag] = { ...state.chat.overrides[tag], fallback };
+      if ("prefill" in body) {
+        if (!PREFILL_BEHAVIOURS.includes(body.prefill as PrefillBehaviour)) return send(res, 400, { error: `prefill must be one of ${PREFILL_BEHAVIOURS.join(", ")}` });
+        change.prefill = body.prefill as PrefillBehaviour;
+      }
+      if (Object.keys(change).length === 0) return send(res, 400, { error: "give fallback or prefill" });
+      state.chat.overrides[tag] = { ...state.chat.overrides[tag], ...change };
       return send(res, 200, { ok: true });
     }
     if (path === "/__replica/generation-lag") {

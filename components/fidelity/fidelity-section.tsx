@@ -314,21 +314,28 @@ function DivergenceCells({ result }: { result: ResultView | null }) {
     return <td data-label="Divergence" className="py-1.5 pr-3 font-mono text-xs text-slate-500">{legacy}{compared}</td>;
   }
   return (
-    <td data-label="Divergence" className="py-1.5 pr-3 whitespace-nowrap font-mono text-xs leading-5">
+    // Its lines wrap between their parts (never inside a number or an interval), so the table
+    // fits the page beside the reason rather than scrolling sideways.
+    <td data-label="Divergence" className="py-1.5 pr-3 font-mono text-xs leading-5 sm:min-w-[17rem] [&_.part]:whitespace-nowrap">
       <span className="block">
-        KL <span data-testid="probe-kl">{num(d.klNats.estimate)} [{num(d.klNats.low)}, {num(d.klNats.high)}]</span> nats/token
+        <span className="part">
+          KL <span data-testid="probe-kl">{num(d.klNats.estimate)} [{num(d.klNats.low)}, {num(d.klNats.high)}]</span>
+        </span>{" "}
+        nats/token
         {d.confidence !== 0.95 && <span className="text-slate-600"> ({level(d.confidence)})</span>}
       </span>
       <span className="block text-slate-600">
-        A/A {num(d.aaKlNats.estimate)} · Δ {num(d.deltaNats)} · {Number.isFinite(d.detectableNats) ? `80% power at ≥ ${num(d.detectableNats)}` : "too noisy to promise power"}
+        <span className="part">A/A {num(d.aaKlNats.estimate)}</span> · <span className="part">Δ {num(d.deltaNats)}</span> ·{" "}
+        <span className="part">{Number.isFinite(d.detectableNats) ? `80% power at ≥ ${num(d.detectableNats)}` : "too noisy to promise power"}</span>
       </span>
       <span className="block text-slate-600">
-        TV {num(d.tv.estimate)} (A/A {num(d.aaTv)}) · top-1 {Number.isFinite(d.top1Agreement) ? `${(100 * d.top1Agreement).toFixed(1)}%` : "—"}
+        <span className="part">TV {num(d.tv.estimate)}</span> <span className="part">(A/A {num(d.aaTv)})</span> ·{" "}
+        <span className="part">top-1 {Number.isFinite(d.top1Agreement) ? `${(100 * d.top1Agreement).toFixed(1)}%` : "—"}</span>
       </span>
       <span className="block text-slate-600">
-        {d.positions} positions / {result.promptsCompared} prompts
+        <span className="part">{d.positions} positions</span> / <span className="part">{result.promptsCompared} prompts</span>
         {d.look && d.look.at < d.look.of && (
-          <span data-testid="probe-look" title={`Decided at look ${d.look.at} of ${d.look.of} of the sequential design, on ${d.look.prompts} prompts: its later requests were not sent`}>
+          <span data-testid="probe-look" className="part" title={`Decided at look ${d.look.at} of ${d.look.of} of the sequential design, on ${d.look.prompts} prompts: its later requests were not sent`}>
             {" "}· look {d.look.at} of {d.look.of}
           </span>
         )}

@@ -51,4 +51,5 @@ export interface SamplerSettings {
 export type LogprobsKind = "raw" | "processed";
 
 /** What an endpoint does with a trailing assistant message. */
-export type PrefillBehaviour = "continue" | "new-turn" | "reject";
+export const PREFILL_BEHAVIOURS = ["continue", "new-turn", "reject"] as const;
+export type PrefillBehaviour = (typeof PREFILL_BEHAVIOURS)[number];

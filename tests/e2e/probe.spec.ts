@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectNoStack, expectSecurityHeaders, poll, replicaControl, screenshot } from "./helpers";
+import { expectNoStack, expectSecurityHeaders, poll, REPLICA_URL, replicaControl, screenshot } from "./helpers";
 
 // The fidelity probe over HTTP and in the browser, against the replica: bad input to every probe
 // route, then a probe run from the model page (estimate, progress, verdicts and reasons), cancel.
@@ -391,5 +391,35 @@ test.describe("fidelity probe", () => {
       await request.delete(`${API}/settings`);
     }
     expect(await (await request.get(`${API}/settings`)).json()).toMatchObject(defaults);
+  });
+
+  test("a reference that answers a prefilled assistant message as a new turn: no endpoint is read on-policy, and each row says why", async ({ page, request }) => {
+    test.setTimeout(300_000); // a probe of two endpoints: each decided at the first look
+    // The replica's reference set to answer a prefill as a new turn (recorded: it continues it).
+    expect((await request.post(`${REPLICA_URL}/__replica/behaviour`, { data: { tag: "moonshotai/int4", prefill: "sometimes" } })).status()).toBe(400);
+    expect((await request.post(`${REPLICA_URL}/__replica/behaviour`, { data: { tag: "moonshotai/int4", prefill: "new-turn" } })).ok()).toBe(true);
+    try {
+      await page.goto(`/models/${KIMI}#fidelity`);
+      const section = page.getByRole("region", { name: "Fidelity" });
+      await expect(section.getByRole("button", { name: "Run probe" })).toBeEnabled();
+      // Fireworks continues a prefill and serves NVFP4; Parasail continues it and serves the release.
+      const started = await request.post(API, { data: { maxCostUsd: "2", endpoints: ["fireworks", "parasail/int4"] } });
+      expect(started.status()).toBe(202);
+      const run = section.getByRole("region", { name: `Probe ${(await started.json()).id}` });
+      await expect(run.getByTestId("probe-status")).toHaveText("done", { timeout: 240_000 });
+      const row = (tag: string) => run.getByRole("row").filter({ has: page.getByRole("rowheader", { name: tag, exact: true }) });
+      for (const tag of ["fireworks", "parasail/int4"]) {
+        await expect(row(tag).getByTestId("probe-on-policy")).toHaveText("no on-policy: the reference starts a new turn");
+        await expect(row(tag).getByTestId("probe-on-policy")).toHaveAttribute("title", /^The reference itself answers a prefilled assistant message as a new turn/);
+        await expect(row(tag)).toContainText(/no on-policy positions: the reference answers a prefilled assistant message as a new turn \(the token it ranked first after the prefix was its own draft's on \d+ of \d+ prompts\)/);
+      }
+      // The verdicts stand on the greedy path.
+      await expect(row("fireworks")).toContainText("differs by more than Δ");
+      await expect(row("parasail/int4")).toContainText("equivalent within Δ");
+      await run.scrollIntoViewIfNeeded();
+      await screenshot(page, "probe-reference-new-turn", section);
+    } finally {
+      expect((await request.post(`${REPLICA_URL}/__replica/behaviour`, { data: { tag: "moonshotai/int4", prefill: "continue" } })).ok()).toBe(true);
+    }
   });
 });
