@@ -15,6 +15,7 @@ const KIND_LABEL: Record<string, string> = {
   "uptime-down": "Uptime down",
   "uptime-recovered": "Recovered",
   probe: "Probe verdict",
+  provenance: "Provenance",
   "budget-spend": "Budget",
   "budget-run-out": "Run-out",
   "key-limit": "Key limit",
@@ -23,6 +24,7 @@ const KIND_LABEL: Record<string, string> = {
 const KIND_STYLE: Record<string, string> = {
   "uptime-down": "bg-red-50 text-red-800 ring-red-200",
   "uptime-recovered": "bg-emerald-50 text-emerald-800 ring-emerald-200",
+  provenance: "bg-red-50 text-red-800 ring-red-200",
   "budget-spend": "bg-amber-50 text-amber-900 ring-amber-200",
   "budget-run-out": "bg-amber-50 text-amber-900 ring-amber-200",
   "key-limit": "bg-amber-50 text-amber-900 ring-amber-200",

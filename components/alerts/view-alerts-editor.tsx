@@ -10,7 +10,7 @@ import { Input } from "@/components/ui/input";
 // A saved view's alert conditions (GET/PUT /api/views/{slug}/alerts). Loaded on demand by the
 // saved views panel's "Alerts" button, so the model page does not carry it.
 
-type Conditions = Pick<ViewAlertSettings, "enabled" | "includedSet" | "routing" | "endpointChange" | "uptime" | "probeVerdict">;
+type Conditions = Pick<ViewAlertSettings, "enabled" | "includedSet" | "routing" | "endpointChange" | "uptime" | "probeVerdict" | "provenanceSuspect">;
 
 const CONDITIONS: Array<{ key: Exclude<keyof Conditions, "enabled">; label: string }> = [
   { key: "includedSet", label: "An endpoint enters or leaves the included set" },
@@ -18,6 +18,7 @@ const CONDITIONS: Array<{ key: Exclude<keyof Conditions, "enabled">; label: stri
   { key: "endpointChange", label: "An included endpoint changes price, quantization, tag or status" },
   { key: "uptime", label: "An included endpoint’s uptime stays below the threshold for 2 polls" },
   { key: "probeVerdict", label: "A probe verdict of an included endpoint changes" },
+  { key: "provenanceSuspect", label: "Generations judged trusted under this view turn suspect (provenance)" },
 ];
 
 export default function ViewAlertsEditor({ slug, name }: { slug: string; name: string }) {
@@ -30,8 +31,8 @@ export default function ViewAlertsEditor({ slug, name }: { slug: string; name: s
 
   useEffect(() => {
     if (current.data && draft === null) {
-      const { enabled, includedSet, routing, endpointChange, uptime, probeVerdict, uptimeThreshold } = current.data;
-      setDraft({ enabled, includedSet, routing, endpointChange, uptime, probeVerdict });
+      const { enabled, includedSet, routing, endpointChange, uptime, probeVerdict, provenanceSuspect, uptimeThreshold } = current.data;
+      setDraft({ enabled, includedSet, routing, endpointChange, uptime, probeVerdict, provenanceSuspect });
       setThreshold(uptimeThreshold === null ? "" : String(uptimeThreshold));
     }
   }, [current.data, draft]);

@@ -11,6 +11,7 @@ const CONDITION_LABELS: Array<[keyof WatchedView["conditions"], string]> = [
   ["endpointChange", "endpoint changes"],
   ["uptime", "uptime"],
   ["probeVerdict", "probe verdicts"],
+  ["provenanceSuspect", "trusted samples turned suspect"],
 ];
 
 export function WatchedConditions({ views, budget }: { views: WatchedView[]; budget: BudgetAlertSettings }) {

@@ -14,6 +14,7 @@ export type AlertKind =
   | "uptime-down"
   | "uptime-recovered"
   | "probe"
+  | "provenance"
   | "budget-spend"
   | "budget-run-out"
   | "key-limit"

@@ -16,6 +16,7 @@ export const viewAlertInput = z
     uptime: z.boolean(),
     uptimeThreshold: z.number().min(0, "must be between 0 and 100").max(100, "must be between 0 and 100").nullable(),
     probeVerdict: z.boolean(),
+    provenanceSuspect: z.boolean(),
   })
   .partial()
   .strict();
@@ -31,12 +32,14 @@ export interface ViewAlertSettings {
   uptime: boolean;
   uptimeThreshold: number | null;
   probeVerdict: boolean;
+  /** Generations judged trusted under the view turned suspect (provenance, after a re-judgement). */
+  provenanceSuspect: boolean;
   /** Whether a first evaluation has recorded the view's answer (events start from the next change). */
   watching: boolean;
   updatedAt: string | null;
 }
 
-const DEFAULTS = { enabled: false, includedSet: true, routing: true, endpointChange: true, uptime: true, uptimeThreshold: null, probeVerdict: true };
+const DEFAULTS = { enabled: false, includedSet: true, routing: true, endpointChange: true, uptime: true, uptimeThreshold: null, probeVerdict: true, provenanceSuspect: true };
 
 type Row = Omit<ViewAlertSettings, "slug" | "watching" | "updatedAt"> & { state: unknown; updatedAt: Date };
 
@@ -52,6 +55,7 @@ function toSettings(slug: string, row: Row | null): ViewAlertSettings {
     uptime: rest.uptime,
     uptimeThreshold: rest.uptimeThreshold,
     probeVerdict: rest.probeVerdict,
+    provenanceSuspect: rest.provenanceSuspect,
     watching: rest.enabled && state !== null,
     updatedAt: updatedAt.toISOString(),
   };

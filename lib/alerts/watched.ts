@@ -9,7 +9,7 @@ export interface WatchedView {
   modelId: string;
   enabled: boolean;
   uptimeThreshold: number | null;
-  conditions: { includedSet: boolean; routing: boolean; endpointChange: boolean; uptime: boolean; probeVerdict: boolean };
+  conditions: { includedSet: boolean; routing: boolean; endpointChange: boolean; uptime: boolean; probeVerdict: boolean; provenanceSuspect: boolean };
 }
 
 export async function listWatchedViews(db: Db): Promise<WatchedView[]> {
@@ -26,6 +26,7 @@ export async function listWatchedViews(db: Db): Promise<WatchedView[]> {
       endpointChange: v.alert?.endpointChange ?? true,
       uptime: v.alert?.uptime ?? true,
       probeVerdict: v.alert?.probeVerdict ?? true,
+      provenanceSuspect: v.alert?.provenanceSuspect ?? true,
     },
   }));
 }

@@ -1,21 +1,24 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import Decimal from "decimal.js";
 import { Prisma } from "../db/generated/client";
 import type { Db, DbOrTx } from "../db/engines";
 import { refreshStatisticsIfGrown } from "../db/statistics";
 import { env } from "../env";
 import type { GenerationFacts, Judgement } from "./judge";
 import { loadTimelineInput } from "./load";
+import { addTurnedSuspect, sayTurnedSuspect, type TurnedSuspect } from "./suspect-alerts";
 import { compactProvenanceTally } from "./tally";
 import { buildTimeline, spanJudge, type Timeline } from "./timeline";
 
 // Judges imported generations and stores each one's class (ProvenanceJudgement, one narrow row per
-// usage record, written when its judgement changes, pointing at the judgement's details, stored once
-// in ProvenanceDetail; ProvenanceComputed says when each dataset was last computed). Records are read and written in
-// id-ordered batches, so memory stays bounded however many there are; each view's timeline is
-// built once per pass from the facts over the span its records cover, and each time span between
-// two of its facts is judged once (spanJudge). An import judges its new records as it inserts
-// them (judgeNewRecords, in its own transaction), the same way, without reading them back.
+// usage record, written when its judgement changes, pointing at the judgement's details, stored
+// once in ProvenanceDetail; ProvenanceComputed says when each dataset was last computed). Records
+// are read and written in id-ordered batches, so memory stays bounded however many there are; each
+// view's timeline is built once per pass from the facts over the span its records cover, and each
+// time span between two of its facts is judged once (spanJudge). An import judges its new records
+// as it inserts them (judgeNewRecords, in its own transaction), the same way, without reading them
+// back.
 
 export interface RejudgeScope {
   /** Only the records of one import (after it lands). */
@@ -89,11 +92,12 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: Rejudge
   const stored = new Set<string>();
   for (;;) {
     const batch = await db.$queryRaw<
-      Array<{ id: number; provider: string | null; tag: string | null; model_id: string | null; occurred_at: Date | null; dataset: string; view_id: number | null; lookup_state: string | null; lookup_attempts: number | null; lookup_error: string | null; detail: string | null; judged_view: number | null }>
+      Array<{ id: number; provider: string | null; tag: string | null; model_id: string | null; occurred_at: Date | null; dataset: string; view_id: number | null; lookup_state: string | null; lookup_attempts: number | null; lookup_error: string | null; detail: string | null; judged_view: number | null; judged_class: string | null; input_tokens: string; output_tokens: string; cost_usd: string }>
     >`
       SELECT r.id, r.provider, r.tag, r."modelId" AS model_id, r."occurredAt" AS occurred_at, COALESCE(r.dataset, '') AS dataset, ${VIEW_OF} AS view_id,
              l.state AS lookup_state, l.attempts AS lookup_attempts, l."lastError" AS lookup_error,
-             pj.detail, pj."viewId" AS judged_view
+             pj.detail, pj."viewId" AS judged_view, pj.class AS judged_class,
+             r."inputTokens"::text AS input_tokens, r."outputTokens"::text AS output_tokens, r."costUsd"::text AS cost_usd
         ${FROM}
         -- The bound on each joined table's key too: PostgreSQL does not carry r.id > last across
         -- the join, and a merge join would read each table from its start for every batch
@@ -107,6 +111,7 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: Rejudge
     // One judgement per time span (spanJudge), sent once per batch with the records that share it;
     // a record whose stored judgement (and view) is the same as this one's is not written again.
     const pairs: JudgementWrite[] = [];
+    const turned = new Map<number, TurnedSuspect>();
     for (const r of batch) {
       const j = judgeOf({
         provider: r.provider,
@@ -120,17 +125,37 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: Rejudge
       datasets.add(r.dataset);
       if (r.detail === digestOf(j) && r.judged_view === r.view_id) continue;
       pairs.push({ recordId: r.id, judgement: j, viewId: r.view_id });
+      // Trusted under its view, suspect under the same view now: the view's alert says it.
+      if (r.judged_class === "trusted" && j.class === "suspect" && r.view_id !== null && r.judged_view === r.view_id) {
+        const t = turned.get(r.view_id) ?? { samples: 0, inputTokens: new Decimal(0), outputTokens: new Decimal(0), costUsd: new Decimal(0) };
+        turned.set(r.view_id, {
+          samples: t.samples + 1,
+          inputTokens: t.inputTokens.plus(r.input_tokens),
+          outputTokens: t.outputTokens.plus(r.output_tokens),
+          costUsd: t.costUsd.plus(r.cost_usd),
+        });
+      }
     }
     judged += batch.length;
     last = batch[batch.length - 1].id;
     if (pairs.length > 0) {
       // The tally's triggers add a few rows a batch; folding them now and then keeps the page's read short.
       if (++writes % COMPACT_EVERY === 0) await compactProvenanceTally(db);
-      written += await writeJudgements(db, pairs, computedAt, { lockRecords: true, stored });
+      if (turned.size === 0) written += await writeJudgements(db, pairs, computedAt, { lockRecords: true, stored });
+      else {
+        // The turns are kept with the judgements that make them, or not at all.
+        written += await db.$transaction(async (tx) => {
+          const n = await writeJudgements(tx, pairs, computedAt, { lockRecords: true, stored });
+          await addTurnedSuspect(tx, turned, computedAt);
+          return n;
+        });
+      }
     }
     await options.onProgress?.(judged, total);
   }
   await markComputed(db, datasets, computedAt);
+  // This pass's turns, and any a pass that died left.
+  await sayTurnedSuspect(db, computedAt);
   if (written > 0) await compactProvenanceTally(db);
   await refreshStatisticsIfGrown(db, "ProvenanceJudgement", written);
   return { judged, written, byClass, computedAt: computedAt.toISOString(), ms: Date.now() - started };
@@ -169,13 +194,14 @@ interface JudgementWrite {
 }
 
 /**
- * Writes judgements (insert, or update of a stored one), each distinct judgement's details stored
- * once (ProvenanceDetail, keyed by digestOf: `stored` holds those this pass has written, which it
- * does not send again) and each record's row pointing at them. `lockRecords`: the records are locked (FOR SHARE) first, so that a lookup
- * that changes a record at the same time either commits first (its change is seen by the tally's
- * trigger here) or waits for this, and the tally never counts a record twice; a record deleted
- * meanwhile is skipped (and not counted as written). Records inserted by the caller's own
- * transaction, which nobody else sees yet, need no lock. Returns the rows written.
+ * Writes judgements (insert, or update of a stored one): each distinct judgement's details stored
+ * once (ProvenanceDetail, keyed by digestOf; `stored` holds those this pass has written, which it
+ * does not send again), and each record's row pointing at them. `lockRecords`: the records are
+ * locked (FOR SHARE) first, so that a lookup that changes a record at the same time either commits
+ * first (its change is seen by the tally's trigger here) or waits for this, and the tally never
+ * counts a record twice; a record deleted meanwhile is skipped (and not counted as written).
+ * Records inserted by the caller's own transaction, which nobody else sees yet, need no lock.
+ * Returns the rows written.
  */
 async function writeJudgements(
   db: DbOrTx,

@@ -33,6 +33,7 @@ test.describe("alerts: events", () => {
     const form = page.getByRole("form", { name: "Alerts of Alerts walk-through" });
     await form.getByLabel("Alerts on").check();
     await expect(form.getByLabel("The routing export changes")).toBeChecked();
+    await expect(form.getByLabel("Generations judged trusted under this view turn suspect (provenance)")).toBeChecked();
     await form.getByRole("button", { name: "Save alerts" }).click();
     await expect(form.getByRole("status")).toHaveText("Alerts on for “Alerts walk-through”: the next poll records its answer; changes after it are notified.");
     await screenshot(page, "alerts-view-control");
@@ -90,7 +91,7 @@ test.describe("alerts: events", () => {
     // The test server, like the demo, lets webhooks reach this machine, and the page says so.
     await expect(page.getByRole("note", { name: "Private webhook addresses allowed" })).toContainText("ALLOW_PRIVATE_WEBHOOKS=true, which npm run demo sets");
     const watched = page.getByRole("list", { name: "Saved views and their alerts" }).getByRole("listitem").filter({ hasText: "Alerts walk-through" });
-    await expect(watched).toContainText("On: included set, routing export, endpoint changes, uptime, probe verdicts");
+    await expect(watched).toContainText("On: included set, routing export, endpoint changes, uptime, probe verdicts, trusted samples turned suspect");
     await screenshot(page, "alerts-watched");
 
     const off = await request.put(`/api/views/${slug}/alerts`, { data: { enabled: false } });

@@ -119,6 +119,57 @@ test.describe("provenance", () => {
     expect(await one.json()).toMatchObject({ id: served[0].id, class: "unverified", provider: "SiliconFlow" });
   });
 
+  test("a later probe finds the endpoint differs: the view's alert says which trusted samples turned suspect, on the notifications page", async ({ page, request }) => {
+    test.setTimeout(300_000); // three probes of one endpoint, each decided at its first look
+    const KIMI = "moonshotai/kimi-k2.5";
+    const probeChutes = async () => {
+      const started = await request.post(`/api/models/${KIMI}/probes`, { data: { maxCostUsd: "2", endpoints: ["chutes/int4"] } });
+      expect(started.status()).toBe(202);
+      const { id } = (await started.json()) as { id: number };
+      const run = async () => (await (await request.get(`/api/probes/${id}`)).json()) as { status: string; results: Array<{ tag: string; verdict: string }> };
+      await expect.poll(async () => (await run()).status, { timeout: 120_000, intervals: [500] }).toBe("done");
+      return (await run()).results.find((r) => r.tag === "chutes/int4")?.verdict;
+    };
+    await replicaControl(request, "reset");
+    await poll(request);
+    const view = await request.post("/api/views", { data: { name: "Turn watch", modelId: KIMI, query: "" } });
+    expect(view.status()).toBe(201);
+    const { slug } = (await view.json()) as { slug: string };
+    expect((await request.put(`/api/views/${slug}/alerts`, { data: { enabled: true } })).status()).toBe(200);
+    try {
+      expect(await probeChutes()).toBe("equivalent");
+      // Two samples Chutes served after that verdict: trusted.
+      const at = new Date().toISOString();
+      const line = (id: string) => JSON.stringify({ id, provider: "Chutes", model: KIMI, dataset: "PROV-TURN", input_tokens: 100, output_tokens: 400, cost: "0.25", occurred_at: at });
+      const imported = await request.post(`/api/usage?view=${slug}&filename=turn.jsonl`, { data: [line("gen-turn-1"), line("gen-turn-2")].join("\n"), headers: { "content-type": "text/plain" } });
+      expect(await imported.json()).toMatchObject({ accepted: 2, rejected: 0 });
+      expect(await (await request.get("/api/provenance?id=gen-turn-1")).json()).toMatchObject({ class: "trusted" });
+
+      // Chutes re-quantized: the next probe finds it differs, and the samples it served before turn suspect.
+      expect((await request.post(`${REPLICA_URL}/__replica/requantize`, { data: { tag: "chutes/int4", format: "nvfp4" } })).ok()).toBe(true);
+      expect(await probeChutes()).toBe("differs");
+      await expect.poll(async () => ((await (await request.get("/api/provenance?id=gen-turn-2")).json()) as { class: string }).class, { timeout: 60_000 }).toBe("suspect");
+
+      await page.goto("/notifications");
+      const item = page.getByRole("listitem", { name: "2 generations judged trusted under “Turn watch” turned suspect (800 output tokens, $0.50): drop them from the training set" });
+      await expect(item).toBeVisible();
+      await expect(item).toContainText("Provenance");
+      await expect(item).toContainText("demo");
+      await expect(item).toContainText("Old: trusted");
+      await expect(item).toContainText("New: suspect");
+      await expect(item.getByRole("link", { name: "Turn watch" })).toHaveAttribute("href", `/v/${slug}`);
+      await screenshot(page, "provenance-alert", item);
+      // The alerts page lists the condition with the view's others.
+      await page.goto("/alerts");
+      await expect(page.getByRole("list", { name: "Saved views and their alerts" }).getByRole("listitem").filter({ hasText: "Turn watch" })).toContainText("trusted samples turned suspect");
+    } finally {
+      // Chutes as recorded again, and its latest verdict with it, for the specs after this one.
+      expect((await request.post(`${REPLICA_URL}/__replica/requantize`, { data: { tag: "chutes/int4", format: null } })).ok()).toBe(true);
+      expect(await probeChutes()).toBe("equivalent");
+      await request.put(`/api/views/${slug}/alerts`, { data: { enabled: false } });
+    }
+  });
+
   test("bad input gets a 400 naming the field", async ({ request }) => {
     const cases: Array<[string, RegExp]> = [
       ["/api/provenance?class=bogus", /^class: must be one of trusted, unverified, suspect, excluded/],

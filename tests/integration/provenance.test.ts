@@ -1,3 +1,4 @@
+import Decimal from "decimal.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OpenedDb } from "@/lib/db/engines";
 import { createOpenRouterClient, type OpenRouterClient } from "@/lib/openrouter/client";
@@ -19,6 +20,7 @@ import { requantizeReplica, startReplica, type Replica } from "@/replica/server"
 import { engines } from "../helpers/db";
 import { countedFromRecords, keptByTally } from "../helpers/tally-judge";
 import { storedReasons } from "../helpers/stored-reasons";
+import { putViewAlert } from "@/lib/alerts/view-settings";
 
 // Issue 21 end to end: a pipeline generates through the real client against the replica, under a
 // saved view chosen for its dataset, while the facts move: a probe finds Chutes and Parasail
@@ -133,11 +135,47 @@ describe.each(engines)("provenance of a pipeline's generations on the $name engi
     expect(await rejudge(opened.db, { dataset: "B5" })).toMatchObject({ judged: first.length, written: 0 });
   });
 
-  it("a later verdict differs: the generations it touches turn suspect, the rest stay", async () => {
+  it("a later verdict differs: the generations it touches turn suspect, the rest stay, and the view's alert says so once", async () => {
+    await putViewAlert(opened.db, slug, { enabled: true });
     await requantizeReplica(replica.url, "chutes/int4", "nvfp4");
     expect(await probe(["chutes/int4"])).toMatchObject({ "chutes/int4": "differs" });
-    for (const g of first) if (g.provider === "Chutes" && g.expected === "trusted") Object.assign(g, { expected: "suspect", why: /a later probe \(run \d+, .*\) found it differs/ });
+    const turned = first.filter((g) => g.provider === "Chutes" && g.expected === "trusted");
+    for (const g of turned) Object.assign(g, { expected: "suspect", why: /a later probe \(run \d+, .*\) found it differs/ });
     await check(first);
+    // One event for the pass, with what the team must drop: counted here from the pipeline's own lines.
+    const lines = turned.map((g) => JSON.parse(g.line) as { output_tokens: number; cost: number });
+    const said = async () => opened.db.alertEvent.findMany({ where: { kind: "provenance" }, orderBy: { id: "asc" } });
+    const events = await said();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ viewSlug: slug, viewName: "Pipeline", modelId: KIMI });
+    expect(events[0].summary).toMatch(new RegExp(`^${turned.length} generations judged trusted under “Pipeline” turned suspect \\(${lines.reduce((n, l) => n + l.output_tokens, 0)} output tokens, \\$`));
+    const data = events[0].data as { samples: number; outputTokens: string; costUsd: string; old: string; new: string };
+    expect(data).toMatchObject({ samples: turned.length, outputTokens: String(lines.reduce((n, l) => n + l.output_tokens, 0)), old: "trusted", new: "suspect" });
+    expect(new Decimal(data.costUsd).equals(lines.reduce((sum, l) => sum.plus(String(l.cost)), new Decimal(0)))).toBe(true);
+    // A pass after it turns nothing, and says nothing.
+    await rejudge(opened.db, { dataset: "B5" });
+    expect(await said()).toHaveLength(1);
+  });
+
+  it("turns a pass counted but did not say (it died) are said by the next pass, once; with the condition off, dropped unsaid", async () => {
+    const said = async () => opened.db.alertEvent.findMany({ where: { kind: "provenance" }, orderBy: { id: "asc" } });
+    const before = (await said()).length;
+    const leave = () => opened.db.$executeRaw`
+      INSERT INTO "ProvenanceSuspectPending" ("viewId", samples, "inputTokens", "outputTokens", "costUsd", since)
+      VALUES ((SELECT id FROM "SavedView" WHERE slug = ${slug}), 3, 30, 300, 0.003, now())`;
+    await leave();
+    await rejudge(opened.db, { dataset: "B5" });
+    const events = await said();
+    expect(events).toHaveLength(before + 1);
+    expect(events[before].data).toMatchObject({ samples: 3, outputTokens: "300", costUsd: "0.003" });
+    await rejudge(opened.db, { dataset: "B5" });
+    expect(await said()).toHaveLength(before + 1);
+    await putViewAlert(opened.db, slug, { provenanceSuspect: false });
+    await leave();
+    await rejudge(opened.db, { dataset: "B5" });
+    expect(await said()).toHaveLength(before + 1);
+    expect(await opened.db.provenanceSuspectPending.count()).toBe(0);
+    await putViewAlert(opened.db, slug, { provenanceSuspect: true });
   });
 
   it("the view drops Parasail: what follows within the grace is suspect, with the row's reasons", async () => {
