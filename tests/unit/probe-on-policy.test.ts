@@ -49,6 +49,8 @@ function run(
   endpoint: { greedy: Record<string, number>; after: Record<string, number>; templateTokens?: number; turnTokens?: number; cutAnswered?: boolean; turnTokensOn?: number[] },
   /** The reference's drafts: per prompt, the token the draft ranked first where the cut reads start (absent: no drafts). */
   draftNext?: (prompt: number) => string,
+  /** What the reference's own reads after the cut list, per prompt and sample (absent: SAME). */
+  referenceAfter?: (prompt: number, sample: number) => Record<string, number>,
 ) {
   const reference: MethodAnswer[] = [];
   const mine: MethodAnswer[] = [];
@@ -58,7 +60,8 @@ function run(
     const prefilled = plain + 6;
     for (const s of [0, 1]) {
       reference.push(answer("reference", i, s, 0, plain, SAME), answer("reference-repeat", i, s, 0, plain, SAME));
-      reference.push(answer("reference", i, s, 1, prefilled, SAME), answer("reference-repeat", i, s, 1, prefilled, SAME));
+      const after = referenceAfter?.(i, s) ?? SAME;
+      reference.push(answer("reference", i, s, 1, prefilled, after), answer("reference-repeat", i, s, 1, prefilled, after));
       mine.push(answer("endpoint", i, s, 0, plain + (endpoint.templateTokens ?? 0), endpoint.greedy));
       const turn = endpoint.turnTokensOn && !endpoint.turnTokensOn.includes(i) ? 0 : (endpoint.turnTokens ?? 0); // only on the prompts listed, when listed
       if (endpoint.cutAnswered !== false) mine.push(answer("endpoint", i, s, 1, prefilled + (endpoint.templateTokens ?? 0) + turn, endpoint.after));
@@ -126,6 +129,18 @@ describe("which prefilled reads are counted", () => {
     // Eleven prompts' means are half KL_MOVED, the twelfth's (greedy only) is 0.
     expect(d?.klNats.estimate).toBeCloseTo((11 * KL_MOVED) / 2 / 12, 10);
     expect(describeDivergence(d!)).toContain("33 of them on-policy (after the reference's sampled continuation); the prefilled reads of 1 prompt left out: their prompt tokens moved as a new turn's would");
+  });
+
+  it("the A/A is read on the endpoint's reads: a prompt whose prefilled reads are left out leaves the A/A's too", () => {
+    // The reference's own reads after the cut of prompt 5 move between its early answers (sample 0)
+    // and its late ones (sample 1): the A/A sees that wherever it reads them.
+    const unsteady = (i: number, s: number) => (i === 5 && s === 1 ? MOVED : SAME);
+    const leftOut = run(12, { greedy: SAME, after: MOVED, turnTokens: 1, turnTokensOn: [5] }, undefined, unsteady);
+    expect(leftOut?.prefillLeftOut).toBe(1);
+    expect(leftOut?.aaKlNats.estimate).toBeCloseTo(0, 12);
+    const readAll = run(12, { greedy: SAME, after: MOVED }, undefined, unsteady);
+    expect(readAll?.prefillLeftOut).toBeUndefined();
+    expect(readAll?.aaKlNats.estimate).toBeGreaterThan(1e-3);
   });
 
   it("a new-turn endpoint whose count happens to agree on a prompt is still a new turn: read on the greedy path only", () => {

@@ -265,8 +265,9 @@ export function compareLogprobs(reference: MethodAnswer[], endpoint: MethodAnswe
     onPolicyPositions += d.onPolicyPositions;
     cachedTokens += mine.reduce((s, r) => s + r.cachedTokens, 0);
   }
-  // The A/A: per read, the reference's earliest half of its answers against its latest half.
-  for (const ref of refByPrompt.values()) {
+  // The A/A: per read, the reference's earliest half of its answers against its latest half, on
+  // the reads the endpoint was compared on (its prefilled reads only where it continued them).
+  for (const [i, ref] of refByPrompt) {
     const halves = (cut: number) => {
       const ordered = chronological(ofCut(ref, cut));
       const half = Math.floor(ordered.length / 2);
@@ -276,7 +277,7 @@ export function compareLogprobs(reference: MethodAnswer[], endpoint: MethodAnswe
     const greedy = readingsOf(early, late);
     if (greedy.length === 0) continue;
     const cut: PositionReading[] = [];
-    if (prefill === "continues") for (const c of cutsOf(ref)) if (c > 0) cut.push(...readingsOf(...halves(c)));
+    if (continuedPrompts.has(i)) for (const c of cutsOf(ref)) if (c > 0) cut.push(...readingsOf(...halves(c)));
     const d = promptDivergence([...greedy, ...cut]);
     if (!d) continue;
     aa.push(d.kl);
