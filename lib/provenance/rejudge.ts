@@ -92,12 +92,15 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: Rejudge
   const stored = new Set<string>();
   for (;;) {
     const batch = await db.$queryRaw<
-      Array<{ id: number; provider: string | null; tag: string | null; model_id: string | null; occurred_at: Date | null; dataset: string; view_id: number | null; lookup_state: string | null; lookup_attempts: number | null; lookup_error: string | null; detail: string | null; judged_view: number | null; judged_class: string | null; input_tokens: string; output_tokens: string; cost_usd: string }>
+      Array<{ id: number; provider: string | null; tag: string | null; model_id: string | null; occurred_at: Date | null; dataset: string; view_id: number | null; lookup_state: string | null; lookup_attempts: number | null; lookup_error: string | null; detail: string | null; judged_view: number | null; judged_class: string | null; input_tokens: string | null; output_tokens: string | null; cost_usd: string | null }>
     >`
       SELECT r.id, r.provider, r.tag, r."modelId" AS model_id, r."occurredAt" AS occurred_at, COALESCE(r.dataset, '') AS dataset, ${VIEW_OF} AS view_id,
              l.state AS lookup_state, l.attempts AS lookup_attempts, l."lastError" AS lookup_error,
              pj.detail, pj."viewId" AS judged_view, pj.class AS judged_class,
-             r."inputTokens"::text AS input_tokens, r."outputTokens"::text AS output_tokens, r."costUsd"::text AS cost_usd
+             -- What a trusted record that turns suspect adds to its view's alert (lib/provenance/suspect-alerts.ts).
+             CASE WHEN pj.class = 'trusted' THEN r."inputTokens"::text END AS input_tokens,
+             CASE WHEN pj.class = 'trusted' THEN r."outputTokens"::text END AS output_tokens,
+             CASE WHEN pj.class = 'trusted' THEN r."costUsd"::text END AS cost_usd
         ${FROM}
         -- The bound on each joined table's key too: PostgreSQL does not carry r.id > last across
         -- the join, and a merge join would read each table from its start for every batch
@@ -130,9 +133,9 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: Rejudge
         const t = turned.get(r.view_id) ?? { samples: 0, inputTokens: new Decimal(0), outputTokens: new Decimal(0), costUsd: new Decimal(0) };
         turned.set(r.view_id, {
           samples: t.samples + 1,
-          inputTokens: t.inputTokens.plus(r.input_tokens),
-          outputTokens: t.outputTokens.plus(r.output_tokens),
-          costUsd: t.costUsd.plus(r.cost_usd),
+          inputTokens: t.inputTokens.plus(r.input_tokens ?? 0),
+          outputTokens: t.outputTokens.plus(r.output_tokens ?? 0),
+          costUsd: t.costUsd.plus(r.cost_usd ?? 0),
         });
       }
     }
