@@ -394,7 +394,7 @@ test.describe("fidelity probe", () => {
   });
 
   test("a reference that answers a prefilled assistant message as a new turn: no endpoint is read on-policy, and each row says why", async ({ page, request }) => {
-    test.setTimeout(300_000); // a probe of two endpoints: each decided at the first look
+    test.setTimeout(300_000); // a probe of one endpoint, decided at the first look
     // The replica's reference set to answer a prefill as a new turn (recorded: it continues it).
     expect((await request.post(`${REPLICA_URL}/__replica/behaviour`, { data: { tag: "moonshotai/int4", prefill: "sometimes" } })).status()).toBe(400);
     expect((await request.post(`${REPLICA_URL}/__replica/behaviour`, { data: { tag: "moonshotai/int4", prefill: "new-turn" } })).ok()).toBe(true);
@@ -402,20 +402,20 @@ test.describe("fidelity probe", () => {
       await page.goto(`/models/${KIMI}#fidelity`);
       const section = page.getByRole("region", { name: "Fidelity" });
       await expect(section.getByRole("button", { name: "Run probe" })).toBeEnabled();
-      // Fireworks continues a prefill and serves NVFP4; Parasail continues it and serves the release.
-      const started = await request.post(API, { data: { maxCostUsd: "2", endpoints: ["fireworks", "parasail/int4"] } });
+      // Parasail continues a prefill and serves the release. (One endpoint: this run becomes the
+      // model's latest, whose verdicts the rules read in the specs after this one; Parasail's is
+      // equivalent, as in the run before.)
+      const started = await request.post(API, { data: { maxCostUsd: "2", endpoints: ["parasail/int4"] } });
       expect(started.status()).toBe(202);
       const run = section.getByRole("region", { name: `Probe ${(await started.json()).id}` });
       await expect(run.getByTestId("probe-status")).toHaveText("done", { timeout: 240_000 });
       const row = (tag: string) => run.getByRole("row").filter({ has: page.getByRole("rowheader", { name: tag, exact: true }) });
-      for (const tag of ["fireworks", "parasail/int4"]) {
-        await expect(row(tag).getByTestId("probe-on-policy")).toHaveText("no on-policy: the reference starts a new turn");
-        await expect(row(tag).getByTestId("probe-on-policy")).toHaveAttribute("title", /^The reference itself answers a prefilled assistant message as a new turn/);
-        await expect(row(tag)).toContainText(/no on-policy positions: the reference answers a prefilled assistant message as a new turn \(the token it ranked first after the prefix was its own draft's on \d+ of \d+ prompts\)/);
-      }
-      // The verdicts stand on the greedy path.
-      await expect(row("fireworks")).toContainText("differs by more than Δ");
-      await expect(row("parasail/int4")).toContainText("equivalent within Δ");
+      const parasail = row("parasail/int4");
+      await expect(parasail.getByTestId("probe-on-policy")).toHaveText("no on-policy: the reference starts a new turn");
+      await expect(parasail.getByTestId("probe-on-policy")).toHaveAttribute("title", /^The reference itself answers a prefilled assistant message as a new turn/);
+      await expect(parasail).toContainText(/no on-policy positions: the reference answers a prefilled assistant message as a new turn \(the token it ranked first after the prefix was its own draft's on \d+ of \d+ prompts\)/);
+      // The verdict stands on the greedy path (a re-quantized endpoint still differs: tests/unit/probe-sequential.test.ts).
+      await expect(parasail).toContainText("equivalent within Δ");
       await run.scrollIntoViewIfNeeded();
       await screenshot(page, "probe-reference-new-turn", section);
     } finally {
