@@ -144,11 +144,11 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: Rejudge
     if (pairs.length > 0) {
       // The tally's triggers add a few rows a batch; folding them now and then keeps the page's read short.
       if (++writes % COMPACT_EVERY === 0) await compactProvenanceTally(db);
-      if (turned.size === 0) written += await writeJudgements(db, pairs, computedAt, { lockRecords: true, stored });
+      if (turned.size === 0) written += await writeJudgements(db, pairs, computedAt, stored);
       else {
         // The turns are kept with the judgements that make them, or not at all.
         written += await db.$transaction(async (tx) => {
-          const n = await writeJudgements(tx, pairs, computedAt, { lockRecords: true, stored });
+          const n = await writeJudgements(tx, pairs, computedAt, stored);
           await addTurnedSuspect(tx, turned, computedAt);
           return n;
         });
@@ -199,19 +199,13 @@ interface JudgementWrite {
 /**
  * Writes judgements (insert, or update of a stored one): each distinct judgement's details stored
  * once (ProvenanceDetail, keyed by digestOf; `stored` holds those this pass has written, which it
- * does not send again), and each record's row pointing at them. `lockRecords`: the records are
- * locked (FOR SHARE) first, so that a lookup that changes a record at the same time either commits
- * first (its change is seen by the tally's trigger here) or waits for this, and the tally never
- * counts a record twice; a record deleted meanwhile is skipped (and not counted as written).
- * Records inserted by the caller's own transaction, which nobody else sees yet, need no lock.
- * Returns the rows written.
+ * does not send again), and each record's row pointing at them. The records are locked (FOR SHARE)
+ * first, so that a lookup that changes a record at the same time either commits first (its change
+ * is seen by the tally's trigger here) or waits for this, and the tally never counts a record
+ * twice; a record deleted meanwhile is skipped (and not counted as written). Returns the rows
+ * written. (An import's new records are judged as they are inserted: lib/usage/import.ts.)
  */
-async function writeJudgements(
-  db: DbOrTx,
-  writes: readonly JudgementWrite[],
-  computedAt: Date,
-  options: { lockRecords: boolean; stored: Set<string> },
-): Promise<number> {
+async function writeJudgements(db: DbOrTx, writes: readonly JudgementWrite[], computedAt: Date, stored: Set<string>): Promise<number> {
   const distinct = new Map<Judgement, number>();
   const pairs = writes.map((w) => {
     let index = distinct.get(w.judgement);
@@ -219,29 +213,31 @@ async function writeJudgements(
     return { r: w.recordId, j: index, v: w.viewId };
   });
   const judgements = [...distinct.keys()].map((j, i) => ({ i, c: j.class, d: digestOf(j) }));
-  const details = [...distinct.keys()].filter((j) => !options.stored.has(digestOf(j))).map((j) => ({ d: digestOf(j), ...columns(j) }));
-  if (details.length > 0) {
-    // In the caller's transaction: a detail is visible once the judgements that point at it are.
-    await db.$executeRaw`
-      INSERT INTO "ProvenanceDetail" (digest, class, tag, ambiguous, reasons, "verdictBefore", "verdictAfter", included, status, quantization)
-      SELECT x.d, x.class, x.tag, x.ambiguous, ARRAY(SELECT jsonb_array_elements_text(x.reasons)), x."verdictBefore", x."verdictAfter", x.included, x.status, x.quantization
-        FROM jsonb_to_recordset(${JSON.stringify(details)}::jsonb) AS x(d text, class text, tag text, ambiguous boolean, reasons jsonb,
-             "verdictBefore" text, "verdictAfter" text, included boolean, status int, quantization text)
-      ON CONFLICT (digest) DO NOTHING`;
-    for (const d of details) options.stored.add(d.d);
-  }
-  const locked = options.lockRecords
-    ? Prisma.sql`, locked AS (SELECT id FROM "UsageRecord" WHERE id IN (SELECT r FROM p) FOR SHARE)`
-    : Prisma.empty;
-  const joinLocked = options.lockRecords ? Prisma.sql`JOIN locked ON locked.id = p.r` : Prisma.empty;
+  await storeDetails(db, distinct.keys(), stored);
   return db.$executeRaw`
-    WITH p AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p(r int, j int, v int))
-    ${locked},
+    WITH p AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p(r int, j int, v int)),
+    locked AS (SELECT id FROM "UsageRecord" WHERE id IN (SELECT r FROM p) FOR SHARE),
     j AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(judgements)}::jsonb) AS j(i int, c text, d text))
     INSERT INTO "ProvenanceJudgement" ("recordId", "class", "viewId", "detail", "judgedAt")
     SELECT p.r, j.c, p.v, j.d, ${computedAt}
-      FROM p JOIN j ON j.i = p.j ${joinLocked}
+      FROM p JOIN j ON j.i = p.j JOIN locked ON locked.id = p.r
     ON CONFLICT ("recordId") DO UPDATE SET class = EXCLUDED.class, "viewId" = EXCLUDED."viewId", detail = EXCLUDED.detail, "judgedAt" = EXCLUDED."judgedAt"`;
+}
+
+/**
+ * Stores the details of these judgements that `stored` (the ones this pass has written) does not
+ * hold, in the caller's transaction: a detail is visible once the judgements that point at it are.
+ */
+async function storeDetails(db: DbOrTx, judgements: Iterable<Judgement>, stored: Set<string>): Promise<void> {
+  const details = [...new Set(judgements)].filter((j) => !stored.has(digestOf(j))).map((j) => ({ d: digestOf(j), ...columns(j) }));
+  if (details.length === 0) return;
+  await db.$executeRaw`
+    INSERT INTO "ProvenanceDetail" (digest, class, tag, ambiguous, reasons, "verdictBefore", "verdictAfter", included, status, quantization)
+    SELECT x.d, x.class, x.tag, x.ambiguous, ARRAY(SELECT jsonb_array_elements_text(x.reasons)), x."verdictBefore", x."verdictAfter", x.included, x.status, x.quantization
+      FROM jsonb_to_recordset(${JSON.stringify(details)}::jsonb) AS x(d text, class text, tag text, ambiguous boolean, reasons jsonb,
+           "verdictBefore" text, "verdictAfter" text, included boolean, status int, quantization text)
+    ON CONFLICT (digest) DO NOTHING`;
+  for (const d of details) stored.add(d.d);
 }
 
 /** Every dataset a pass judged was computed then, whether or not a class changed. */
@@ -272,9 +268,8 @@ export async function factsStamp(db: DbOrTx): Promise<string> {
   return row.stamp;
 }
 
-/** A new record as its import inserted it (the import judges it in its own transaction: judgeNewRecords). */
+/** A new record as its import is about to insert it (the import judges it first: judgeNewRecords). */
 export interface NewRecord {
-  id: number;
   provider: string | null;
   tag: string | null;
   modelId: string | null;
@@ -284,20 +279,34 @@ export interface NewRecord {
   awaitsLookup: boolean;
 }
 
+/** What the import stores of a new record's judgement, in the statement that inserts the record. */
+export interface NewJudgement {
+  class: Judgement["class"];
+  /** ProvenanceDetail's key: the details are stored by the time this is returned. */
+  detail: string;
+  viewId: number | null;
+}
+
 /**
- * Judges the records an import is inserting, in the import's own transaction, as a re-judgement of
- * the import would (the same view per record: the import's, else its dataset's choice; the same
- * timelines and digests), without reading them back or locking them. `plan` is every record the
- * file holds (a superset of those inserted): the views' timelines cover their times. Returns a
- * function to call with each batch as it is inserted, and one to call once at the end, which says
- * the facts' stamp the judgements were made with (factsStamp).
+ * Judges the records an import is about to insert, in the import's own transaction, as a
+ * re-judgement of the import would (the same view per record: the import's, else its dataset's
+ * choice; the same timelines and digests), before they exist: a record's judgement needs none of
+ * what the insert gives it (its id). `plan` is every record the file holds (a superset of those
+ * inserted): the views' timelines cover their times. Returns a function that judges a batch (and
+ * stores the details its judgements point at), and one to call once at the end with the datasets
+ * of the records inserted, which says the facts' stamp the judgements were made with (factsStamp).
  */
 export async function judgeNewRecords(
   db: DbOrTx,
   importViewId: number | null,
   plan: ReadonlyArray<{ occurredAt: Date | null; dataset: string | null }>,
   options: { graceMinutes?: number; now?: Date } = {},
-): Promise<{ batch(records: readonly NewRecord[]): Promise<number>; finish(): Promise<{ written: number; factsStamp: string }> }> {
+): Promise<{
+  /** The judgements' time (ProvenanceJudgement.judgedAt). */
+  computedAt: Date;
+  judge(records: readonly NewRecord[]): Promise<NewJudgement[]>;
+  finish(datasets: ReadonlySet<string>): Promise<{ factsStamp: string }>;
+}> {
   const graceMinutes = options.graceMinutes ?? env.PROVENANCE_GRACE_MINUTES;
   const computedAt = options.now ?? new Date();
   const stamp = await factsStamp(db);
@@ -331,17 +340,16 @@ export async function judgeNewRecords(
       last: s?.last == null ? null : new Date(s.last),
     };
   });
-  // The views' timelines are loaded with the first new record: a re-import adds none, and loads none.
+  // The views' timelines are loaded with the first batch: a file of nothing valid loads none.
   let judgeOf: ReturnType<typeof spanJudge> | null = null;
   const known = new Set(rows.map((v) => v.id));
-  const datasets = new Set<string>();
   const stored = new Set<string>();
-  let written = 0;
   return {
-    async batch(records) {
-      if (records.length === 0) return 0;
+    computedAt,
+    async judge(records) {
+      if (records.length === 0) return [];
       const judge = (judgeOf ??= spanJudge(await loadViews(db, spans, graceMinutes), graceMinutes));
-      const writes = records.map((r): JudgementWrite => {
+      const judged = records.map((r) => {
         const chosen = viewOf(r.dataset);
         // A view deleted since it was chosen judges as none (the re-judgement's join finds no view).
         const viewId = chosen !== null && known.has(chosen) ? chosen : null;
@@ -353,16 +361,14 @@ export async function judgeNewRecords(
           viewKey: viewId,
           lookup: r.awaitsLookup ? { state: "pending", attempts: 0, error: null } : undefined,
         });
-        datasets.add(r.dataset ?? "");
-        return { recordId: r.id, judgement, viewId };
+        return { judgement, viewId };
       });
-      const n = await writeJudgements(db, writes, computedAt, { lockRecords: false, stored });
-      written += n;
-      return n;
+      await storeDetails(db, judged.map((j) => j.judgement), stored);
+      return judged.map(({ judgement, viewId }) => ({ class: judgement.class, detail: digestOf(judgement), viewId }));
     },
-    async finish() {
+    async finish(datasets) {
       await markComputed(db, datasets, computedAt);
-      return { written, factsStamp: stamp };
+      return { factsStamp: stamp };
     },
   };
 }
