@@ -112,13 +112,13 @@ export async function importUsage(db: Db, filename: string, body: string, option
     }
     // Whatever this transaction writes from here on is counted by the triggers again.
     await tx.$executeRawUnsafe(`SET LOCAL routeboard.tally_written_by_caller = 'off'`);
-    const judged = await judging.finish(datasets);
+    const finished = await judging.finish(datasets);
     const duplicates = parsed.records.length - accepted + parsed.duplicatesInFile;
     await tx.usageImport.update({
       where: { id: created.id },
       data: { accepted, duplicates, errors: errors.map((e) => ({ line: e.line, message: e.message })) },
     });
-    return { importId: created.id, filename, lines: parsed.lines, accepted, duplicates, rejected: parsed.errors.length, errors, awaitingLookup, stamp: judged.factsStamp };
+    return { importId: created.id, filename, lines: parsed.lines, accepted, duplicates, rejected: parsed.errors.length, errors, awaitingLookup, stamp: finished.factsStamp };
   }, { timeout: 60_000 });
   const { stamp, ...imported } = result;
   if (result.accepted > 0) {
