@@ -9,14 +9,17 @@ import type { GenerationFacts, Judgement } from "./judge";
 import { loadTimelineInput } from "./load";
 import { addTurnedSuspect, sayTurnedSuspect, type TurnedSuspect } from "./suspect-alerts";
 import { compactProvenanceTally } from "./tally";
-import { buildTimeline, spanJudge, type Timeline } from "./timeline";
+import { buildTimeline, spanJudge, timelineBreaks, type Timeline } from "./timeline";
 
 // Judges imported generations and stores each one's class (ProvenanceJudgement, one narrow row per
 // usage record, written when its judgement changes, pointing at the judgement's details, stored
 // once in ProvenanceDetail; ProvenanceComputed says when each dataset was last computed). Records
-// are read and written in id-ordered batches, so memory stays bounded however many there are; each
-// view's timeline is built once per pass from the facts over the span its records cover, and each
-// time span between two of its facts is judged once (spanJudge). An import judges its new records
+// are judged in id-ordered batches, so memory stays bounded however many there are; each view's
+// timeline is built once per pass from the facts over the span its records cover. The records do
+// not travel: PostgreSQL groups a batch's records by what their judgement depends on (the time span
+// between two of the view's facts among it, found by width_bucket), each group is judged once here
+// (spanJudge), and only the groups whose judgement changed are written back, by one statement that
+// finds their records again. An import judges its new records
 // as it inserts them (judgeNewRecords, in its own transaction), the same way, without reading them
 // back.
 
@@ -40,8 +43,8 @@ export interface RejudgeResult {
   ms: number;
 }
 
-const BATCH = 5_000;
-const COMPACT_EVERY = 50;
+const BATCH = 50_000;
+const COMPACT_EVERY = 10;
 
 /** The view each record was generated under: its import's, else its dataset's choice. */
 const VIEW_OF = Prisma.sql`COALESCE(i."viewId", c."viewId")`;
@@ -73,17 +76,21 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: Rejudge
 
   // One timeline per view in use, over the span of its records (and the grace before); the counts
   // (with the records under no view) say how many the pass will judge.
-  const groups = await db.$queryRaw<Array<ViewSpan | (Omit<ViewSpan, "view_id"> & { view_id: null })>>`
+  const perView = await db.$queryRaw<Array<ViewSpan | (Omit<ViewSpan, "view_id"> & { view_id: null })>>`
     SELECT v.id AS view_id, v.slug, v.name, v."modelId" AS model_id, min(r."occurredAt") AS first, max(r."occurredAt") AS last, count(*)::int AS records
       ${FROM}
       LEFT JOIN "SavedView" v ON v.id = ${VIEW_OF}
      WHERE true ${filter}
      GROUP BY v.id, v.slug, v.name, v."modelId"`;
-  const spans = groups.filter((g): g is ViewSpan => g.view_id !== null);
-  const total = groups.reduce((n, g) => n + g.records, 0);
+  const spans = perView.filter((g): g is ViewSpan => g.view_id !== null);
+  const total = perView.reduce((n, g) => n + g.records, 0);
 
   const byClass: Record<string, number> = { trusted: 0, unverified: 0, suspect: 0, excluded: 0, awaiting: 0 };
-  const judgeOf = spanJudge(await loadViews(db, spans, graceMinutes), graceMinutes);
+  const views = await loadViews(db, spans, graceMinutes);
+  const judgeOf = spanJudge(views, graceMinutes);
+  // The moments each view's judgements can change at (timelineBreaks): PostgreSQL finds the time
+  // span each record falls in from them (recordsOf).
+  const breaks = new Map([...views].flatMap(([id, v]) => (v.timeline ? [[id, timelineBreaks(v.timeline, graceMinutes)] as const] : [])));
   let judged = 0;
   let written = 0;
   let writes = 0;
@@ -91,64 +98,73 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: Rejudge
   let last = 0;
   const stored = new Set<string>();
   for (;;) {
-    const batch = await db.$queryRaw<
-      Array<{ id: number; provider: string | null; tag: string | null; model_id: string | null; occurred_at: Date | null; dataset: string; view_id: number | null; lookup_state: string | null; lookup_attempts: number | null; lookup_error: string | null; detail: string | null; judged_view: number | null; judged_class: string | null; input_tokens: string | null; output_tokens: string | null; cost_usd: string | null }>
-    >`
-      SELECT r.id, r.provider, r.tag, r."modelId" AS model_id, r."occurredAt" AS occurred_at, COALESCE(r.dataset, '') AS dataset, ${VIEW_OF} AS view_id,
-             l.state AS lookup_state, l.attempts AS lookup_attempts, l."lastError" AS lookup_error,
-             pj.detail, pj."viewId" AS judged_view, pj.class AS judged_class,
-             -- What a trusted record that turns suspect adds to its view's alert (lib/provenance/suspect-alerts.ts).
-             CASE WHEN pj.class = 'trusted' THEN r."inputTokens"::text END AS input_tokens,
-             CASE WHEN pj.class = 'trusted' THEN r."outputTokens"::text END AS output_tokens,
-             CASE WHEN pj.class = 'trusted' THEN r."costUsd"::text END AS cost_usd
-        ${FROM}
-        -- The bound on each joined table's key too: PostgreSQL does not carry r.id > last across
-        -- the join, and a merge join would read each table from its start for every batch
-        -- (quadratic: 0.6 s a batch at a million records, 11 ms with the bound).
-        LEFT JOIN "GenerationLookup" l ON l."recordId" = r.id AND l."recordId" > ${last}
-        LEFT JOIN "ProvenanceJudgement" pj ON pj."recordId" = r.id AND pj."recordId" > ${last}
-       WHERE r.id > ${last} ${filter}
-       ORDER BY r.id
-       LIMIT ${BATCH}`;
-    if (batch.length === 0) break;
-    // One judgement per time span (spanJudge), sent once per batch with the records that share it;
-    // a record whose stored judgement (and view) is the same as this one's is not written again.
-    const pairs: JudgementWrite[] = [];
+    // The next batch: the records of the scope after the last, up to BATCH of them, by id, and the
+    // times they span.
+    const [{ hi, first, latest }] = await db.$queryRaw<Array<{ hi: number | null; first: Date | null; latest: Date | null }>>`
+      SELECT max(id) AS hi, min(at) AS first, max(at) AS latest
+        FROM (SELECT r.id, r."occurredAt" AS at ${FROM} WHERE r.id > ${last} ${filter} ORDER BY r.id LIMIT ${BATCH}) s`;
+    if (hi === null) break;
+    const range: BatchRange = { breaks: breaksWithin(breaks, first, latest), last, hi, filter, first, latest };
+    // The batch's records grouped by everything their judgement depends on (spanJudge's key: view,
+    // provider, tag, model, time span, lookup) and by what is stored of it: a group is judged once,
+    // and a pass that changes nothing reads a few rows a batch, not every record.
+    const groups = await db.$queryRaw<RecordGroup[]>`
+      SELECT g.*
+        FROM (SELECT view_id, provider, tag, model_id, untimed, span, dataset, lookup_state, lookup_attempts, lookup_error, detail, judged_view, judged_class,
+                     min(occurred_at) AS occurred_at, count(*)::int AS records,
+                     sum(input_tokens)::text AS input_tokens, sum(output_tokens)::text AS output_tokens, sum(cost_usd)::text AS cost_usd
+                FROM (${recordsOf(range)}) x
+               GROUP BY view_id, provider, tag, model_id, untimed, span, dataset, lookup_state, lookup_attempts, lookup_error, detail, judged_view, judged_class) g`;
+    const changes = new Map<string, GroupWrite>();
     const turned = new Map<number, TurnedSuspect>();
-    for (const r of batch) {
+    for (const g of groups) {
+      // Any record of the group judges the same (its span's): the group's first stands for all.
       const j = judgeOf({
-        provider: r.provider,
-        tag: r.tag,
-        modelId: r.model_id,
-        occurredAt: r.occurred_at,
-        viewKey: r.view_id,
-        lookup: r.lookup_state === null ? undefined : { state: r.lookup_state, attempts: r.lookup_attempts ?? 0, error: r.lookup_error },
+        provider: g.provider,
+        tag: g.tag,
+        modelId: g.model_id,
+        occurredAt: g.occurred_at,
+        viewKey: g.view_id,
+        lookup: g.lookup_state === null ? undefined : { state: g.lookup_state, attempts: g.lookup_attempts ?? 0, error: g.lookup_error },
       });
-      byClass[j.class]++;
-      datasets.add(r.dataset);
-      if (r.detail === digestOf(j) && r.judged_view === r.view_id) continue;
-      pairs.push({ recordId: r.id, judgement: j, viewId: r.view_id });
+      byClass[j.class] += g.records;
+      datasets.add(g.dataset);
+      // A record whose stored judgement (and view) is the same as this one's is not written again.
+      if (g.detail === digestOf(j) && g.judged_view === g.view_id) continue;
+      // Written by what the judgement depends on: the records of every stored variant at once.
+      const inputs: JudgementInputs = {
+        view_id: g.view_id,
+        provider: g.provider,
+        tag: g.tag,
+        model_id: g.model_id,
+        untimed: g.untimed,
+        span: g.span,
+        lookup_state: g.lookup_state,
+        lookup_attempts: g.lookup_attempts,
+        lookup_error: g.lookup_error,
+      };
+      changes.set(JSON.stringify(inputs), { inputs, judgement: j });
       // Trusted under its view, suspect under the same view now: the view's alert says it.
-      if (r.judged_class === "trusted" && j.class === "suspect" && r.view_id !== null && r.judged_view === r.view_id) {
-        const t = turned.get(r.view_id) ?? { samples: 0, inputTokens: new Decimal(0), outputTokens: new Decimal(0), costUsd: new Decimal(0) };
-        turned.set(r.view_id, {
-          samples: t.samples + 1,
-          inputTokens: t.inputTokens.plus(r.input_tokens ?? 0),
-          outputTokens: t.outputTokens.plus(r.output_tokens ?? 0),
-          costUsd: t.costUsd.plus(r.cost_usd ?? 0),
+      if (g.judged_class === "trusted" && j.class === "suspect" && g.view_id !== null && g.judged_view === g.view_id) {
+        const t = turned.get(g.view_id) ?? { samples: 0, inputTokens: new Decimal(0), outputTokens: new Decimal(0), costUsd: new Decimal(0) };
+        turned.set(g.view_id, {
+          samples: t.samples + g.records,
+          inputTokens: t.inputTokens.plus(g.input_tokens ?? 0),
+          outputTokens: t.outputTokens.plus(g.output_tokens ?? 0),
+          costUsd: t.costUsd.plus(g.cost_usd ?? 0),
         });
       }
     }
-    judged += batch.length;
-    last = batch[batch.length - 1].id;
-    if (pairs.length > 0) {
+    judged += groups.reduce((n, g) => n + g.records, 0);
+    last = hi;
+    if (changes.size > 0) {
       // The tally's triggers add a few rows a batch; folding them now and then keeps the page's read short.
       if (++writes % COMPACT_EVERY === 0) await compactProvenanceTally(db);
-      if (turned.size === 0) written += await writeJudgements(db, pairs, computedAt, stored);
+      if (turned.size === 0) written += await writeJudgements(db, range, [...changes.values()], computedAt, stored);
       else {
         // The turns are kept with the judgements that make them, or not at all.
         written += await db.$transaction(async (tx) => {
-          const n = await writeJudgements(tx, pairs, computedAt, stored);
+          const n = await writeJudgements(tx, range, [...changes.values()], computedAt, stored);
           await addTurnedSuspect(tx, turned, computedAt);
           return n;
         });
@@ -190,37 +206,177 @@ async function loadViews(db: DbOrTx, spans: ReadonlyArray<Omit<ViewSpan, "record
   return views;
 }
 
-interface JudgementWrite {
-  recordId: number;
-  judgement: Judgement;
-  viewId: number | null;
+/** What a record's judgement depends on (spanJudge's key), as recordsOf's columns name it. */
+interface JudgementInputs {
+  view_id: number | null;
+  provider: string | null;
+  tag: string | null;
+  model_id: string | null;
+  untimed: boolean;
+  /** The time span (width_bucket over the view's breaks); null for a view without breaks or a record without a time. */
+  span: number | null;
+  lookup_state: string | null;
+  lookup_attempts: number | null;
+  lookup_error: string | null;
+}
+
+/** The records of a batch that share what their judgement depends on and what is stored of it. */
+interface RecordGroup extends JudgementInputs {
+  dataset: string;
+  detail: string | null;
+  judged_view: number | null;
+  judged_class: string | null;
+  /** The earliest time of the group's records (all in one time span). */
+  occurred_at: Date | null;
+  records: number;
+  input_tokens: string | null;
+  output_tokens: string | null;
+  cost_usd: string | null;
 }
 
 /**
- * Writes judgements (insert, or update of a stored one): each distinct judgement's details stored
- * once (ProvenanceDetail, keyed by digestOf; `stored` holds those this pass has written, which it
- * does not send again), and each record's row pointing at them. The records are locked (FOR SHARE)
- * first, so that a lookup that changes a record at the same time either commits first (its change
- * is seen by the tally's trigger here) or waits for this, and the tally never counts a record
- * twice; a record deleted meanwhile is skipped (and not counted as written). Returns the rows
- * written. (An import's new records are judged as they are inserted: lib/usage/import.ts.)
+ * Each view's breaks that tell apart the time spans of a batch whose times run from `first` to
+ * `latest` (the last at or before `first`, and every one after it up to `latest`), as a PostgreSQL
+ * table of (view, sorted array). A batch spans a few days of a history of months: its slice is a
+ * few hundred of the tens of thousands of breaks a year of polls makes, so the array sent with each
+ * statement stays small. Numbered within the slice, the spans of one batch still tell apart exactly
+ * the records spanJudge tells apart; numbers from two batches are never compared.
  */
-async function writeJudgements(db: DbOrTx, writes: readonly JudgementWrite[], computedAt: Date, stored: Set<string>): Promise<number> {
-  const distinct = new Map<Judgement, number>();
-  const pairs = writes.map((w) => {
-    let index = distinct.get(w.judgement);
-    if (index === undefined) distinct.set(w.judgement, (index = distinct.size));
-    return { r: w.recordId, j: index, v: w.viewId };
-  });
-  const judgements = [...distinct.keys()].map((j, i) => ({ i, c: j.class, d: digestOf(j) }));
-  await storeDetails(db, distinct.keys(), stored);
+function breaksWithin(breaks: ReadonlyMap<number, readonly number[]>, first: Date | null, latest: Date | null): Prisma.Sql {
+  const rows: Prisma.Sql[] = [];
+  if (first && latest) {
+    for (const [id, list] of breaks) {
+      // The index of the last break at or before the batch's first time (0 when none is).
+      let lo = 0;
+      let hi = list.length - 1;
+      let from = 0;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (list[mid] <= first.getTime()) {
+          from = mid;
+          lo = mid + 1;
+        } else hi = mid - 1;
+      }
+      const slice: number[] = [];
+      for (let i = from; i < list.length && list[i] <= latest.getTime(); i++) slice.push(list[i]);
+      // A view with no break in the slice has one span in the batch: its records group alike without one.
+      if (slice.length > 0) rows.push(Prisma.sql`(${id}::int, ${`{${slice.map((t) => new Date(t).toISOString()).join(",")}}`}::timestamptz[])`);
+    }
+  }
+  return rows.length > 0
+    ? Prisma.sql`(VALUES ${Prisma.join(rows)}) AS b(view_id, breaks)`
+    : Prisma.sql`(SELECT NULL::int AS view_id, NULL::timestamptz[] AS breaks WHERE false) b`;
+}
+
+/** A batch: the records of the scope after `last` up to `hi`, their times from `first` to `latest`, and the breaks between. */
+interface BatchRange {
+  breaks: Prisma.Sql;
+  last: number;
+  hi: number;
+  filter: Prisma.Sql;
+  first: Date | null;
+  latest: Date | null;
+}
+
+/**
+ * A batch's records (ids after `last`, up to `hi`, in the scope), each with its view, its time
+ * span (width_bucket: the number of its view's breaks at or before its time, which is spanJudge's
+ * span plus one), its lookup and its stored judgement.
+ */
+function recordsOf({ breaks, last, hi, filter, first, latest }: BatchRange, forWrite = false): Prisma.Sql {
+  // Only the times the breaks were sliced for: a record of the batch's ids that an import committed
+  // after the batch was bounded (its transaction took the id earlier) may lie outside them; it was
+  // judged by its import, which judges it again if a fact moved meanwhile (factsStamp), as a record
+  // behind `last` that commits late is.
+  const times = first && latest ? Prisma.sql`AND (r."occurredAt" IS NULL OR r."occurredAt" BETWEEN ${first} AND ${latest})` : Prisma.sql`AND r."occurredAt" IS NULL`;
+  // A write needs only what matches a record to its inputs and says whether its stored judgement stands.
+  const rest = forWrite
+    ? Prisma.empty
+    : Prisma.sql`, COALESCE(r.dataset, '') AS dataset, pj.class AS judged_class,
+           r."occurredAt" AS occurred_at, r."inputTokens" AS input_tokens, r."outputTokens" AS output_tokens, r."costUsd" AS cost_usd`;
+  return Prisma.sql`
+    SELECT r.id, ${VIEW_OF} AS view_id, r.provider, r.tag, r."modelId" AS model_id, r."occurredAt" IS NULL AS untimed,
+           width_bucket(r."occurredAt", b.breaks) AS span,
+           l.state AS lookup_state, l.attempts AS lookup_attempts, l."lastError" AS lookup_error,
+           pj.detail, pj."viewId" AS judged_view ${rest}
+      ${FROM}
+      -- The bound on each joined table's key too: PostgreSQL does not carry the bounds on r.id across
+      -- the join, and a merge join would read each table from its start for every batch.
+      LEFT JOIN "GenerationLookup" l ON l."recordId" = r.id AND l."recordId" > ${last} AND l."recordId" <= ${hi}
+      LEFT JOIN "ProvenanceJudgement" pj ON pj."recordId" = r.id AND pj."recordId" > ${last} AND pj."recordId" <= ${hi}
+      LEFT JOIN ${breaks} ON b.view_id = ${VIEW_OF}
+     WHERE r.id > ${last} AND r.id <= ${hi} ${times} ${filter}`;
+}
+
+/**
+ * The columns of JudgementInputs, null-safe and hashable, so a batch's records join the changed
+ * inputs by a hash join (IS NOT DISTINCT FROM cannot be hashed): each nullable column with a
+ * stand-in for null, and a mask of which were null (so a null and a real value equal to its
+ * stand-in never match: their masks differ).
+ */
+const INPUT_COLUMNS: Array<[keyof JudgementInputs, "int" | "text" | "boolean"]> = [
+  ["view_id", "int"],
+  ["provider", "text"],
+  ["tag", "text"],
+  ["model_id", "text"],
+  ["untimed", "boolean"],
+  ["span", "int"],
+  ["lookup_state", "text"],
+  ["lookup_attempts", "int"],
+  ["lookup_error", "text"],
+];
+function inputsMatch(a: string, b: string): Prisma.Sql {
+  const nulls = (t: string) => INPUT_COLUMNS.map(([c], i) => `((${t}.${c} IS NULL)::int << ${i})`).join(" | ");
+  const stand = (type: string) => (type === "text" ? "''" : type === "int" ? "0" : "false");
+  return Prisma.raw(
+    [`(${nulls(a)}) = (${nulls(b)})`, ...INPUT_COLUMNS.map(([c, type]) => `COALESCE(${a}.${c}, ${stand(type)}) = COALESCE(${b}.${c}, ${stand(type)})`)].join(" AND "),
+  );
+}
+const INPUTS_RECORD = Prisma.raw(INPUT_COLUMNS.map(([c, type]) => `${c} ${type}`).join(", "));
+
+interface GroupWrite {
+  inputs: JudgementInputs;
+  judgement: Judgement;
+}
+
+/**
+ * Writes a batch's changed judgements (insert, or update of a stored one): each distinct
+ * judgement's details stored once (ProvenanceDetail, keyed by digestOf; `stored` holds those this
+ * pass has written, which it does not send again), and the row of each record of each changed group
+ * pointing at them; the records are found again by what their judgement depends on, so one that
+ * a lookup changed since the groups were read gets the judgement of what it is now, or none when no
+ * changed group is like it (the lookup asks for its own pass). The records
+ * are locked (FOR SHARE) first, so that a lookup that changes a record at the same time either
+ * commits first (its change is seen by the tally's trigger here) or waits for this, and the tally
+ * never counts a record twice; a record deleted meanwhile is skipped (and not counted as written).
+ * Returns the rows written. (An import's new records are judged as they are inserted:
+ * lib/usage/import.ts.)
+ */
+async function writeJudgements(
+  db: DbOrTx,
+  range: BatchRange,
+  changes: readonly GroupWrite[],
+  computedAt: Date,
+  stored: Set<string>,
+): Promise<number> {
+  await storeDetails(db, changes.map((c) => c.judgement), stored);
+  const groups = changes.map((c) => ({ ...c.inputs, c: c.judgement.class, d: digestOf(c.judgement) }));
   return db.$executeRaw`
-    WITH p AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p(r int, j int, v int)),
-    locked AS (SELECT id FROM "UsageRecord" WHERE id IN (SELECT r FROM p) FOR SHARE),
-    j AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(judgements)}::jsonb) AS j(i int, c text, d text))
+    WITH g AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(groups)}::jsonb) AS g(${INPUTS_RECORD}, c text, d text)),
+    -- The batch's records first, planned on their own (as the groups were read), then matched.
+    x AS MATERIALIZED (${recordsOf(range, true)}),
+    sel AS (
+      SELECT x.id, g.c, g.d, x.view_id AS v
+        FROM x JOIN g ON ${inputsMatch("g", "x")}
+       -- Not written again: a record whose stored judgement (and view) is this one.
+       WHERE x.detail IS DISTINCT FROM g.d OR x.judged_view IS DISTINCT FROM x.view_id),
+    -- Bounded by the batch's ids too, so the records are read by their key however many the planner expects.
+    locked AS (
+      SELECT sel.* FROM "UsageRecord" u JOIN sel ON sel.id = u.id
+       WHERE u.id > ${range.last} AND u.id <= ${range.hi}
+         FOR SHARE OF u)
     INSERT INTO "ProvenanceJudgement" ("recordId", "class", "viewId", "detail", "judgedAt")
-    SELECT p.r, j.c, p.v, j.d, ${computedAt}
-      FROM p JOIN j ON j.i = p.j JOIN locked ON locked.id = p.r
+    SELECT id, c, v, d, ${computedAt} FROM locked
     ON CONFLICT ("recordId") DO UPDATE SET class = EXCLUDED.class, "viewId" = EXCLUDED."viewId", detail = EXCLUDED.detail, "judgedAt" = EXCLUDED."judgedAt"`;
 }
 
