@@ -109,12 +109,11 @@ export async function rejudge(db: Db, scope: RejudgeScope = {}, options: Rejudge
     // provider, tag, model, time span, lookup) and by what is stored of it: a group is judged once,
     // and a pass that changes nothing reads a few rows a batch, not every record.
     const groups = await db.$queryRaw<RecordGroup[]>`
-      SELECT g.*
-        FROM (SELECT view_id, provider, tag, model_id, untimed, span, dataset, lookup_state, lookup_attempts, lookup_error, detail, judged_view, judged_class,
-                     min(occurred_at) AS occurred_at, count(*)::int AS records,
-                     sum(input_tokens)::text AS input_tokens, sum(output_tokens)::text AS output_tokens, sum(cost_usd)::text AS cost_usd
-                FROM (${recordsOf(range)}) x
-               GROUP BY view_id, provider, tag, model_id, untimed, span, dataset, lookup_state, lookup_attempts, lookup_error, detail, judged_view, judged_class) g`;
+      SELECT view_id, provider, tag, model_id, untimed, span, dataset, lookup_state, lookup_attempts, lookup_error, detail, judged_view, judged_class,
+             min(occurred_at) AS occurred_at, count(*)::int AS records,
+             sum(input_tokens)::text AS input_tokens, sum(output_tokens)::text AS output_tokens, sum(cost_usd)::text AS cost_usd
+        FROM (${recordsOf(range)}) x
+       GROUP BY view_id, provider, tag, model_id, untimed, span, dataset, lookup_state, lookup_attempts, lookup_error, detail, judged_view, judged_class`;
     const changes = new Map<string, GroupWrite>();
     const turned = new Map<number, TurnedSuspect>();
     for (const g of groups) {
