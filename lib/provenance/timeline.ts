@@ -81,7 +81,7 @@ export function buildTimeline(input: TimelineInput): Timeline {
 }
 
 /** Index of the last element whose time is at or before t (-1: none). */
-function lastAtOrBefore<T>(list: T[], t: number, at: (x: T) => number): number {
+export function lastAtOrBefore<T>(list: readonly T[], t: number, at: (x: T) => number): number {
   let lo = 0;
   let hi = list.length - 1;
   let found = -1;
